@@ -1,0 +1,32 @@
+//! The `legate` command line. Each subcommand lives in its own file with its
+//! argument struct and a `run` function; this file only dispatches.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod adjudicate;
+mod check_orders;
+
+#[derive(Parser)]
+#[command(name = "legate", version, about = "An email judge for Diplomacy and its variants")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Adjudicate one phase: position and orders as JSON on stdin, result on stdout.
+    Adjudicate(adjudicate::Args),
+    /// Read mail-body text on stdin and print how each line is understood (JSON lines).
+    CheckOrders(check_orders::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Adjudicate(args) => adjudicate::run(args),
+        Command::CheckOrders(args) => check_orders::run(args),
+    }
+}

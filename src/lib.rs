@@ -1,0 +1,11 @@
+//! Legate: an email judge for Diplomacy and its variants.
+//!
+//! The crate is layered (see ARCHITECTURE.md). Below the line, the pure core:
+//! `map`, `phase`, `orders`, `judge`, `grammar`. They do no I/O, read no clock
+//! and know nothing of mail or SQL. Above it: `store` (SQLite), `game` (the
+//! engine), `mail` (IMAP/SMTP/Maildir) and `cli`.
+
+pub mod cli;
+pub mod map;
+pub mod orders;
+pub mod phase;
