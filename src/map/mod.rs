@@ -7,8 +7,21 @@
 //! player over the same provinces).
 //!
 //! Pure: no I/O beyond parsing the text it is given (the standard map is embedded).
+//!
+//! Switzerland is a province of the standard map, with terrain `Impassable`: it
+//! borders nothing a unit may cross, but reports can name it and an order that
+//! mentions it gets a clear "no unit may enter Switzerland" rather than "unknown
+//! place". So the standard map has 76 provinces (`province_count() == 76`), of
+//! which 75 are playable (`playable_count()`): 19 sea, 14 inland, 42 coastal.
 
 use std::fmt;
+use std::sync::OnceLock;
+
+mod load;
+mod spelling;
+mod table;
+
+pub use spelling::normalise;
 
 /// A province, as an index into its `Map`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,7 +74,10 @@ impl Location {
 
 impl From<Province> for Location {
     fn from(province: Province) -> Location {
-        Location { province, coast: None }
+        Location {
+            province,
+            coast: None,
+        }
     }
 }
 
@@ -179,29 +195,56 @@ impl fmt::Display for Province {
     }
 }
 
-/// A loaded map. Fields are private: everything goes through the methods below,
-/// which are the contract the adjudicator, the grammar and the reports rely on.
-/// (Signatures fixed; bodies are filled in by the map loader.)
+/// What the map knows of one province.
 #[derive(Debug, Clone)]
-pub struct Map {
-    _private: (),
+struct ProvinceData {
+    abbr: String,
+    name: String,
+    terrain: Terrain,
+    supply_center: bool,
+    coasts: Vec<Coast>,
+    /// A coast players write that means another one (`bul/nc` for Bulgaria's east coast).
+    coast_aliases: Vec<(Coast, Coast)>,
+    home: Option<Power>,
 }
 
-#[allow(unused_variables)]
+/// A loaded map. Fields are private: everything goes through the methods below,
+/// which are the contract the adjudicator, the grammar and the reports rely on.
+#[derive(Debug, Clone)]
+pub struct Map {
+    title: String,
+    start: Option<String>,
+    provinces: Vec<ProvinceData>,
+    powers: Vec<PowerInfo>,
+    supply_centers: ProvinceSet,
+    army_adj: Vec<ProvinceSet>,
+    fleet: table::FleetTable,
+    /// `distance[a * n + b]`
+    distance: Vec<u8>,
+    spellings: Vec<(String, Location)>,
+}
+
+const STANDARD_TOML: &str = include_str!("../../config/maps/standard.toml");
+
 impl Map {
     /// The standard Diplomacy map, parsed once from the embedded `config/maps/standard.toml`.
     pub fn standard() -> &'static Map {
-        todo!()
+        static STANDARD: OnceLock<Map> = OnceLock::new();
+        // The embedded file is checked by the tests; a broken build-time file is a bug, not input.
+        STANDARD.get_or_init(|| match Map::from_toml(STANDARD_TOML) {
+            Ok(map) => map,
+            Err(e) => panic!("config/maps/standard.toml: {e}"),
+        })
     }
 
     /// Builds a map from the TOML map format (see `config/maps/standard.toml`).
     pub fn from_toml(text: &str) -> Result<Map, MapError> {
-        todo!()
+        load::from_toml(text)
     }
 
-    /// Number of provinces (Switzerland included in the standard map: 76 with it? no: see docs).
+    /// Number of provinces, impassable ones included (76 for the standard map: see the module doc).
     pub fn province_count(&self) -> usize {
-        todo!()
+        self.provinces.len()
     }
 
     pub fn provinces(&self) -> impl Iterator<Item = Province> + '_ {
@@ -210,34 +253,42 @@ impl Map {
 
     /// Canonical abbreviation, lower case: `lon`, `stp`, `mao`.
     pub fn abbr(&self, p: Province) -> &str {
-        todo!()
+        self.provinces
+            .get(p.0 as usize)
+            .map_or("?", |d| d.abbr.as_str())
     }
 
     /// Full English name: `London`, `St Petersburg`, `Mid-Atlantic Ocean`.
     pub fn name(&self, p: Province) -> &str {
-        todo!()
+        self.provinces
+            .get(p.0 as usize)
+            .map_or("?", |d| d.name.as_str())
     }
 
     pub fn terrain(&self, p: Province) -> Terrain {
-        todo!()
+        self.provinces
+            .get(p.0 as usize)
+            .map_or(Terrain::Impassable, |d| d.terrain)
     }
 
     pub fn is_supply_center(&self, p: Province) -> bool {
-        todo!()
+        self.supply_centers.contains(p)
     }
 
     pub fn supply_centers(&self) -> ProvinceSet {
-        todo!()
+        self.supply_centers
     }
 
     /// The coasts of a multi-coast province; empty for every other province.
     pub fn coasts(&self, p: Province) -> &[Coast] {
-        todo!()
+        self.provinces
+            .get(p.0 as usize)
+            .map_or(&[], |d| d.coasts.as_slice())
     }
 
     /// The great powers; `Power(i)` is `powers()[i]`.
     pub fn powers(&self) -> &[PowerInfo] {
-        todo!()
+        &self.powers
     }
 
     pub fn power_info(&self, p: Power) -> &PowerInfo {
@@ -246,52 +297,60 @@ impl Map {
 
     /// A power by name or adjective, case-insensitive (`france`, `French`).
     pub fn power(&self, name: &str) -> Option<Power> {
-        todo!()
+        let name = name.trim();
+        self.powers
+            .iter()
+            .position(|p| {
+                p.name.eq_ignore_ascii_case(name) || p.adjective.eq_ignore_ascii_case(name)
+            })
+            .map(|i| Power(i as u8))
     }
 
     /// The power whose home center this province is.
     pub fn home_power(&self, p: Province) -> Option<Power> {
-        todo!()
+        self.provinces.get(p.0 as usize).and_then(|d| d.home)
     }
 
     /// Exact lookup of any accepted spelling: abbreviation, full name or alias, with or
     /// without a coast (`stp/nc`, `spa(sc)`, `north atlantic`, `nao`, `nat`).
     /// Case-insensitive; dots dropped and runs of spaces collapsed before matching.
     pub fn lookup(&self, name: &str) -> Option<Location> {
-        todo!()
+        load::lookup_in(&self.spellings, &self.provinces, name)
     }
 
     /// Every accepted spelling, normalised (lower case, single spaces), with what it names,
     /// sorted by spelling. The grammar uses it for prefix matching and suggestions.
     pub fn spellings(&self) -> &[(String, Location)] {
-        todo!()
+        &self.spellings
     }
 
     /// Can an army move from `a` to `b` (both land, sharing a land border)?
     pub fn army_adjacent(&self, a: Province, b: Province) -> bool {
-        todo!()
+        self.army_adj
+            .get(a.0 as usize)
+            .is_some_and(|set| set.contains(b))
     }
 
     /// Can a fleet at `from` move to `to`? Coast-exact: in a multi-coast province both
     /// must name the coast (a fleet location always carries its coast there).
     pub fn fleet_adjacent(&self, from: Location, to: Location) -> bool {
-        todo!()
+        self.fleet.adjacent(from, to)
     }
 
     /// The fleet locations in province `to` that a fleet at `from` can reach
     /// (zero, one, or two coasts). Used to infer a missing coast.
     pub fn fleet_targets(&self, from: Location, to: Province) -> Vec<Location> {
-        todo!()
+        self.fleet.targets(from, to)
     }
 
     /// Provinces an army in `p` can move to.
     pub fn army_neighbours(&self, p: Province) -> ProvinceSet {
-        todo!()
+        self.army_adj.get(p.0 as usize).copied().unwrap_or_default()
     }
 
     /// Provinces a fleet at `from` can move to (any coast of them).
     pub fn fleet_neighbours(&self, from: Location) -> ProvinceSet {
-        todo!()
+        self.fleet.neighbours(from)
     }
 
     /// Is the move legal for the unit kind, ignoring convoys?
@@ -314,7 +373,67 @@ impl Map {
     /// Shortest number of steps between two provinces over every border, army or fleet,
     /// whatever the unit type (the 2023 civil-disorder distance). `u8::MAX` if unreachable.
     pub fn distance(&self, a: Province, b: Province) -> u8 {
-        todo!()
+        let n = self.provinces.len();
+        let (a, b) = (a.0 as usize, b.0 as usize);
+        if a >= n || b >= n {
+            return u8::MAX;
+        }
+        self.distance[a * n + b]
+    }
+
+    /// The map's name (`Standard`).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The phase the map's games start in, as written in the file (`S1901M`).
+    pub fn start_phase(&self) -> Option<&str> {
+        self.start.as_deref()
+    }
+
+    /// Can any unit stand in the province (not Switzerland)?
+    pub fn is_passable(&self, p: Province) -> bool {
+        !matches!(self.terrain(p), Terrain::Impassable)
+    }
+
+    /// Number of provinces a unit can stand in (75 for the standard map).
+    pub fn playable_count(&self) -> usize {
+        self.provinces
+            .iter()
+            .filter(|d| d.terrain != Terrain::Impassable)
+            .count()
+    }
+
+    /// Can a unit of this kind stand at `loc`? Armies on land without a coast;
+    /// fleets at sea, in a coastal province, or on one named coast of a
+    /// multi-coast province.
+    pub fn can_stand(&self, kind: UnitKind, loc: Location) -> bool {
+        match kind {
+            UnitKind::Army => {
+                loc.coast.is_none()
+                    && matches!(
+                        self.terrain(loc.province),
+                        Terrain::Inland | Terrain::Coastal
+                    )
+            }
+            UnitKind::Fleet => self.fleet.index(loc).is_some(),
+        }
+    }
+
+    /// Every undirected army border once (for checks and drawing).
+    pub fn army_borders(&self) -> Vec<(Province, Province)> {
+        let mut out = Vec::new();
+        for a in self.provinces() {
+            for b in self.army_neighbours(a).iter().filter(|b| *b > a) {
+                out.push((a, b));
+            }
+        }
+        out
+    }
+
+    /// Every undirected fleet border once, between fleet locations (coasts included).
+    pub fn fleet_borders(&self) -> Vec<(Location, Location)> {
+        self.fleet.edges()
     }
 
     /// `STP/NC`, `PAR`: the upper-case form the JSON interface and canonical orders use.
