@@ -9,3 +9,4 @@ pub mod cli;
 pub mod map;
 pub mod orders;
 pub mod phase;
+pub mod game;

@@ -1,0 +1,54 @@
+//! The adjudicator: resolves one phase (movement, retreat or adjustment) of a
+//! position under a set of `Rules`, and says why each order did what it did.
+//!
+//! Pure: no I/O. The movement resolver works on fixed arrays indexed by province
+//! and never allocates per order.
+
+mod adjustment;
+mod allegiance;
+mod movement;
+mod position;
+mod reason;
+mod retreat;
+mod rules;
+mod transition;
+
+pub use allegiance::{Allegiance, Countries};
+pub use position::{Dislodged, Position, Unit};
+pub use reason::{Reason, Resolution, Verdict};
+pub use retreat::retreat_options;
+pub use rules::{
+    AdjacentConvoy, CivilDisorder, ConvoyParadox, DislodgedBounce, Edition, EditionParseError,
+    MultiRoute, MultipleOrders, Rules,
+};
+
+use crate::map::Map;
+use crate::orders::PowerOrder;
+use crate::phase::PhaseKind;
+
+/// The result of one phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// One per input order, in input order; then one per unit that had no valid
+    /// order (its default: hold, disband, civil-disorder removal; or a waived build),
+    /// marked `defaulted`.
+    pub resolutions: Vec<Resolution>,
+    /// The position after the phase. `after.phase` is the phase actually played
+    /// next: phases where nothing can happen are skipped.
+    pub after: Position,
+}
+
+/// Adjudicates the phase `position.phase` with the given orders.
+pub fn adjudicate(
+    map: &Map,
+    rules: &Rules,
+    allegiance: &dyn Allegiance,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> Adjudication {
+    match position.phase.kind {
+        PhaseKind::Movement => movement::adjudicate(map, rules, allegiance, position, orders),
+        PhaseKind::Retreat => retreat::adjudicate(map, rules, allegiance, position, orders),
+        PhaseKind::Adjustment => adjustment::adjudicate(map, rules, allegiance, position, orders),
+    }
+}

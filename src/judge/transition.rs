@@ -1,0 +1,1 @@
+//! Moving from one phase to the next: skipping empty phases, updating ownership.
