@@ -1,0 +1,4 @@
+//! The game engine: the clock, lots, game state and the commands that change it.
+
+pub mod clock;
+pub mod lots;
