@@ -9,4 +9,5 @@ pub mod cli;
 pub mod map;
 pub mod orders;
 pub mod phase;
+pub mod judge;
 pub mod game;
