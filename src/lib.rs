@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod map;
 pub mod orders;
+pub mod mail;
 pub mod phase;
 pub mod judge;
 pub mod game;

@@ -1,0 +1,10 @@
+//! Mail in and out. This layer knows nothing of games or SQL: it turns raw bytes into
+//! [`Envelope`]s and [`OutgoingMail`] into bytes on the wire.
+
+pub mod ingest;
+pub mod ratelimit;
+pub mod robots;
+pub mod text;
+
+pub use ingest::{Attachment, Envelope, IngestError, IngestOptions, ingest, ingest_sized};
+pub use robots::NoReply;

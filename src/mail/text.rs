@@ -1,0 +1,173 @@
+//! The part of a mail body a player wrote: line endings normalised, quoted text of
+//! earlier mails, attribution lines ("On … wrote:") and the signature left out.
+//!
+//! Players answer the judge's replies with their mail client's "Reply", which quotes
+//! the judge's whole report. Those quoted lines name orders and units too, so they
+//! must never reach the order grammar.
+
+/// Lines that introduce an attribution when the client wraps it over two lines.
+const ATTRIBUTION_ENDINGS: &[&str] = &[
+    "wrote:",
+    "writes:",
+    "schrieb:",
+    "a écrit :",
+    "a écrit:",
+    "escribió:",
+    "scrisse:",
+    "skrev:",
+    "schreef:",
+];
+
+/// Markers after which a client (Outlook and friends) appends the whole earlier mail
+/// without `>` quoting.
+const FORWARD_MARKERS: &[&str] = &[
+    "-----original message-----",
+    "-------- original message --------",
+    "-------- forwarded message --------",
+    "---------- forwarded message ---------",
+];
+
+/// Replaces CRLF and lone CR with LF.
+pub fn normalise_newlines(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// The lines of `text` the sender wrote, trailing whitespace trimmed, without leading
+/// or trailing blank lines.
+pub fn authored_lines(text: &str) -> Vec<String> {
+    let text = normalise_newlines(text);
+    let lines: Vec<&str> = text.split('\n').collect();
+    let end = own_text_end(&lines);
+    let mut kept: Vec<String> = Vec::new();
+    for (i, line) in lines[..end].iter().enumerate() {
+        if is_quoted(line) || is_attribution(&lines[..end], i) {
+            continue;
+        }
+        kept.push(line.trim_end().to_string());
+    }
+    trim_blank_edges(kept)
+}
+
+/// Index of the first line that belongs to a signature or a forwarded/appended mail.
+fn own_text_end(lines: &[&str]) -> usize {
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_end();
+        // RFC 3676 4.3 names "-- " the signature separator; many clients drop the space.
+        if trimmed == "--" {
+            return i;
+        }
+        let lower = trimmed.trim_start().to_lowercase();
+        if FORWARD_MARKERS.iter().any(|m| lower == *m) {
+            return i;
+        }
+        if is_outlook_separator(lines, i) {
+            return i;
+        }
+    }
+    lines.len()
+}
+
+/// Outlook puts a line of underscores and then the original "From:" header block.
+fn is_outlook_separator(lines: &[&str], i: usize) -> bool {
+    let line = lines[i].trim();
+    line.len() >= 10
+        && line.chars().all(|c| c == '_')
+        && next_non_blank(lines, i + 1).is_some_and(|l| l.trim_start().starts_with("From:"))
+}
+
+fn is_quoted(line: &str) -> bool {
+    line.trim_start().starts_with('>')
+}
+
+fn is_attribution(lines: &[&str], i: usize) -> bool {
+    let line = lines[i].trim();
+    if line.is_empty() {
+        return false;
+    }
+    if ends_like_attribution(line) {
+        return introduces_quote(lines, i);
+    }
+    // First half of a wrapped attribution: "On Mon, 23 Nov 2026, Judge <" / "judge@x> wrote:".
+    line.starts_with("On ")
+        && lines
+            .get(i + 1)
+            .map(|next| next.trim())
+            .is_some_and(|next| !next.is_empty() && ends_like_attribution(next))
+        && introduces_quote(lines, i + 1)
+}
+
+fn ends_like_attribution(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    ATTRIBUTION_ENDINGS.iter().any(|e| lower.ends_with(e))
+}
+
+/// An attribution line is followed by quoted text (or ends the mail when the quote was
+/// cut off); a line of the player's own ending in "wrote:" is kept otherwise.
+fn introduces_quote(lines: &[&str], i: usize) -> bool {
+    match next_non_blank(lines, i + 1) {
+        None => true,
+        Some(next) => is_quoted(next),
+    }
+}
+
+fn next_non_blank<'a>(lines: &[&'a str], from: usize) -> Option<&'a str> {
+    lines
+        .get(from..)?
+        .iter()
+        .copied()
+        .find(|l| !l.trim().is_empty())
+}
+
+fn trim_blank_edges(mut lines: Vec<String>) -> Vec<String> {
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    let first = lines
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(lines.len());
+    lines.drain(..first);
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_and_cr_become_lf() {
+        assert_eq!(normalise_newlines("a\r\nb\rc\n"), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn quoted_lines_attribution_and_signature_are_left_out() {
+        let body = "A Par - Bur\r\n\r\nOn Mon, 23 Nov 2026 at 10:00, Judge <judge@judge.test> wrote:\r\n> F Bre - MAO\r\n> A Mar S A Par - Bur\r\n\r\n-- \r\nAlice\r\n";
+        assert_eq!(authored_lines(body), vec!["A Par - Bur"]);
+    }
+
+    #[test]
+    fn wrapped_attribution_is_left_out() {
+        let body = "F Lon - NTH\nOn Mon, 23 Nov 2026 at 10:00, Legate Judge <\njudge@judge.test> wrote:\n\n> orders\n";
+        assert_eq!(authored_lines(body), vec!["F Lon - NTH"]);
+    }
+
+    #[test]
+    fn a_line_ending_in_wrote_without_a_quote_is_kept() {
+        let body = "press to all\nEngland wrote:\nnothing quoted here\n";
+        assert_eq!(
+            authored_lines(body),
+            vec!["press to all", "England wrote:", "nothing quoted here"]
+        );
+    }
+
+    #[test]
+    fn outlook_original_message_block_is_cut() {
+        let body = "A Vie - Tri\n\n-----Original Message-----\nFrom: judge\nA Bud - Ser\n";
+        assert_eq!(authored_lines(body), vec!["A Vie - Tri"]);
+    }
+
+    #[test]
+    fn interior_blank_lines_are_kept_edges_trimmed() {
+        assert_eq!(authored_lines("\n\nA\n\nB  \n\n"), vec!["A", "", "B"]);
+    }
+}
