@@ -23,9 +23,12 @@ pub fn normalise(text: &str) -> String {
             continue;
         }
         let glue_left = matches!(ch, '/' | ')') || out.ends_with('(') || out.ends_with('/');
-        if ch == '(' && !out.is_empty() {
-            out.push(' ');
-        } else if pending_space && !out.is_empty() && !glue_left {
+        let space_before = if ch == '(' {
+            !out.is_empty()
+        } else {
+            pending_space && !out.is_empty() && !glue_left
+        };
+        if space_before {
             out.push(' ');
         }
         pending_space = false;
