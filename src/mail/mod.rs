@@ -8,3 +8,7 @@ pub mod text;
 
 pub use ingest::{Attachment, Envelope, IngestError, IngestOptions, ingest, ingest_sized};
 pub use robots::NoReply;
+pub mod compose;
+pub use compose::{
+    AutoSubmitted, ComposeError, OutgoingMail, RenderedMail, SubjectTag, render, reply_subject,
+};
