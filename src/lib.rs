@@ -12,3 +12,5 @@ pub mod mail;
 pub mod phase;
 pub mod judge;
 pub mod game;
+pub mod grammar;
+pub mod store;

@@ -1,0 +1,373 @@
+//! Splits one line into tokens (nom recognisers for each token class).
+//!
+//! Words are kept twice: as written (for passwords, names and error messages)
+//! and normalised (lower case, dots dropped) for matching, so `St. Petersburg.`
+//! and `ST PETERSBURG` read the same. Columns are counted in characters, 1-based.
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{tag, take_till, take_while1},
+    character::complete::{anychar, char},
+    combinator::{map, opt},
+    sequence::{preceded, terminated},
+};
+
+use super::error::{ErrorKind, GrammarError};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Word,
+    /// `-`, `->`, `=>`, `>`, `–`, `—`, `→`: every way of writing "moves to".
+    Dash,
+    Slash,
+    LParen,
+    RParen,
+    Comma,
+    Semi,
+    Colon,
+    /// `"text"`: `raw` is the text inside the quotes.
+    Quoted,
+    /// Any other single character (`*`, `@`, `?`, `[`, `]` ...): `ch` says which.
+    Other,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Token {
+    pub kind: Kind,
+    /// Range in `Line::norm` (words only).
+    pub norm: (u32, u32),
+    /// Byte range in the source line (for quoted text: inside the quotes).
+    pub raw: (u32, u32),
+    /// 1-based character column of the token's first character.
+    pub col: u32,
+    pub ch: char,
+}
+
+/// A tokenised line.
+pub(crate) struct Line<'s> {
+    pub src: &'s str,
+    pub norm: String,
+    pub toks: Vec<Token>,
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '.' || c == '\'' || c == '_'
+}
+
+enum Raw<'s> {
+    Word(&'s str),
+    Quoted(&'s str),
+    Punct(Kind, char),
+}
+
+fn word(i: &str) -> IResult<&str, Raw<'_>> {
+    map(take_while1(is_word_char), Raw::Word).parse(i)
+}
+
+fn quoted(i: &str) -> IResult<&str, Raw<'_>> {
+    let open = alt((char('"'), char('“'), char('”')));
+    let close = opt(alt((char('"'), char('“'), char('”'))));
+    map(
+        preceded(
+            open,
+            terminated(take_till(|c| c == '"' || c == '“' || c == '”'), close),
+        ),
+        Raw::Quoted,
+    )
+    .parse(i)
+}
+
+fn arrow(i: &str) -> IResult<&str, Raw<'_>> {
+    map(
+        alt((
+            tag("-->"),
+            tag("->"),
+            tag("=>"),
+            tag("--"),
+            tag("-"),
+            tag(">"),
+            tag("–"),
+            tag("—"),
+            tag("→"),
+        )),
+        |_| Raw::Punct(Kind::Dash, '-'),
+    )
+    .parse(i)
+}
+
+fn punct(i: &str) -> IResult<&str, Raw<'_>> {
+    map(anychar, |c| {
+        let kind = match c {
+            '/' => Kind::Slash,
+            '(' => Kind::LParen,
+            ')' => Kind::RParen,
+            ',' => Kind::Comma,
+            ';' => Kind::Semi,
+            ':' => Kind::Colon,
+            _ => Kind::Other,
+        };
+        Raw::Punct(kind, c)
+    })
+    .parse(i)
+}
+
+fn token(i: &str) -> IResult<&str, Raw<'_>> {
+    alt((word, quoted, arrow, punct)).parse(i)
+}
+
+impl<'s> Line<'s> {
+    pub fn new(src: &'s str) -> Line<'s> {
+        let mut line = Line {
+            src,
+            norm: String::with_capacity(src.len()),
+            toks: Vec::with_capacity(12),
+        };
+        let mut rest = src;
+        let mut col = 1u32;
+        loop {
+            let trimmed = rest.trim_start();
+            col += (rest.len() - trimmed.len()) as u32; // whitespace is ASCII or counted per byte; close enough for columns
+            rest = trimmed;
+            if rest.is_empty() {
+                break;
+            }
+            let start = (src.len() - rest.len()) as u32;
+            let Ok((after, raw)) = token(rest) else { break };
+            let end = (src.len() - after.len()) as u32;
+            let consumed = &rest[..rest.len() - after.len()];
+            match raw {
+                Raw::Word(w) => line.push_word(w, start, end, col),
+                Raw::Quoted(q) => {
+                    let qs = start
+                        + (consumed.len() - consumed.trim_start_matches(['"', '“', '”']).len())
+                            as u32;
+                    line.toks.push(Token {
+                        kind: Kind::Quoted,
+                        norm: (0, 0),
+                        raw: (qs, qs + q.len() as u32),
+                        col,
+                        ch: '"',
+                    });
+                }
+                Raw::Punct(kind, ch) => line.toks.push(Token {
+                    kind,
+                    norm: (0, 0),
+                    raw: (start, end),
+                    col,
+                    ch,
+                }),
+            }
+            col += consumed.chars().count() as u32;
+            rest = after;
+        }
+        line
+    }
+
+    fn push_word(&mut self, w: &str, start: u32, end: u32, col: u32) {
+        let n0 = self.norm.len() as u32;
+        for c in w.chars() {
+            if c != '.' {
+                self.norm.push(c.to_ascii_lowercase());
+            }
+        }
+        let n1 = self.norm.len() as u32;
+        if n1 > n0 {
+            self.toks.push(Token {
+                kind: Kind::Word,
+                norm: (n0, n1),
+                raw: (start, end),
+                col,
+                ch: 'w',
+            });
+        }
+    }
+
+    pub fn norm_of(&self, t: &Token) -> &str {
+        &self.norm[t.norm.0 as usize..t.norm.1 as usize]
+    }
+
+    pub fn raw_of(&self, t: &Token) -> &'s str {
+        &self.src[t.raw.0 as usize..t.raw.1 as usize]
+    }
+}
+
+/// A position in a tokenised line, with the helpers every production uses.
+pub(crate) struct Cursor<'l, 's> {
+    pub line: &'l Line<'s>,
+    pub pos: usize,
+}
+
+impl<'l, 's> Cursor<'l, 's> {
+    pub fn new(line: &'l Line<'s>) -> Self {
+        Cursor { line, pos: 0 }
+    }
+
+    pub fn peek(&self) -> Option<&'l Token> {
+        self.line.toks.get(self.pos)
+    }
+
+    pub fn peek_at(&self, ahead: usize) -> Option<&'l Token> {
+        self.line.toks.get(self.pos + ahead)
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.line.toks.len()
+    }
+
+    pub fn bump(&mut self) {
+        self.pos += 1;
+    }
+
+    /// The normalised word `ahead` tokens on, if that token is a word.
+    pub fn word_at(&self, ahead: usize) -> Option<&'l str> {
+        let t = self.peek_at(ahead)?;
+        (t.kind == Kind::Word).then(|| self.line.norm_of(t))
+    }
+
+    pub fn word(&self) -> Option<&'l str> {
+        self.word_at(0)
+    }
+
+    pub fn is_kind(&self, kind: Kind) -> bool {
+        self.peek().is_some_and(|t| t.kind == kind)
+    }
+
+    pub fn is_other(&self, ch: char) -> bool {
+        self.peek()
+            .is_some_and(|t| t.kind == Kind::Other && t.ch == ch)
+    }
+
+    pub fn eat(&mut self, kind: Kind) -> bool {
+        let hit = self.is_kind(kind);
+        if hit {
+            self.bump();
+        }
+        hit
+    }
+
+    /// Is the next word one of `words`?
+    pub fn is_word(&self, words: &[&str]) -> bool {
+        self.word().is_some_and(|w| words.contains(&w))
+    }
+
+    /// Consumes the next word if it is one of `words`.
+    pub fn eat_word(&mut self, words: &[&str]) -> bool {
+        let hit = self.is_word(words);
+        if hit {
+            self.bump();
+        }
+        hit
+    }
+
+    pub fn column(&self) -> Option<usize> {
+        self.peek().map(|t| t.col as usize)
+    }
+
+    /// The current token as written (empty at the end of the line).
+    pub fn found(&self) -> &'s str {
+        match self.peek() {
+            Some(t) => self.line.raw_of(t),
+            None => "",
+        }
+    }
+
+    pub fn expected(&self, what: &str) -> GrammarError {
+        let kind = ErrorKind::Expected;
+        let col = self.column().or(Some(self.end_column()));
+        GrammarError::new(kind, col, self.found(), what)
+    }
+
+    /// Column just past the last character of the line.
+    pub fn end_column(&self) -> usize {
+        self.line.src.trim_end().chars().count() + 1
+    }
+
+    /// The source text from the current token to the end of the line.
+    pub fn rest_raw(&self) -> &'s str {
+        match self.peek() {
+            Some(t) => {
+                let start = if t.kind == Kind::Quoted {
+                    t.raw.0.saturating_sub(1)
+                } else {
+                    t.raw.0
+                };
+                self.line.src.get(start as usize..).unwrap_or("")
+            }
+            None => "",
+        }
+    }
+
+    /// Skips every token that starts before byte `offset` of the source.
+    pub fn skip_to(&mut self, offset: usize) {
+        while let Some(t) = self.peek() {
+            if (t.raw.0 as usize) < offset {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The next whitespace-delimited field exactly as written (passwords,
+    /// addresses, game names), consuming every token inside it.
+    pub fn raw_field(&mut self) -> Option<&'s str> {
+        let t = self.peek()?;
+        let start = if t.kind == Kind::Quoted {
+            t.raw.0.saturating_sub(1)
+        } else {
+            t.raw.0
+        } as usize;
+        let rest = self.line.src.get(start..)?;
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        self.skip_to(start + len);
+        Some(&rest[..len])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<Kind> {
+        Line::new(s).toks.iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn words_are_normalised_and_columns_counted() {
+        let l = Line::new("A  St. Petersburg/NC -> Bot.");
+        let words: Vec<&str> = l
+            .toks
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| l.norm_of(t))
+            .collect();
+        assert_eq!(words, ["a", "st", "petersburg", "nc", "bot"]);
+        let cols: Vec<u32> = l.toks.iter().map(|t| t.col).collect();
+        assert_eq!(cols, [1, 4, 8, 18, 19, 22, 25]);
+    }
+
+    #[test]
+    fn arrows_and_punctuation() {
+        use Kind::*;
+        assert_eq!(
+            kinds("a->b => c - d → e"),
+            [Word, Dash, Word, Dash, Word, Dash, Word, Dash, Word]
+        );
+        assert_eq!(
+            kinds("(nc),;:*"),
+            [LParen, Word, RParen, Comma, Semi, Colon, Other]
+        );
+        assert_eq!(kinds("\"New Rome\" x"), [Quoted, Word]);
+    }
+
+    #[test]
+    fn raw_fields_keep_what_was_written() {
+        let l = Line::new("SIGNON Fgame pa.ss-W0rd! tail");
+        let mut c = Cursor::new(&l);
+        c.bump();
+        assert_eq!(c.raw_field(), Some("Fgame"));
+        assert_eq!(c.raw_field(), Some("pa.ss-W0rd!"));
+        assert_eq!(c.word(), Some("tail"));
+    }
+}

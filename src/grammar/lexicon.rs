@@ -1,0 +1,375 @@
+//! Province, coast and power names: exact spellings, unambiguous prefixes,
+//! coasts in every written form, and suggestions for near misses.
+//!
+//! Everything is looked up in `Map::spellings()` (sorted), so an exact match or
+//! a prefix range is a binary search and nothing is built per call.
+
+use crate::map::{Coast, Location, Map, Power};
+
+use super::error::{ErrorKind, GrammarError};
+use super::lexer::{Cursor, Kind};
+
+/// A prefix must be at least this long to name a province, so that one- and
+/// two-letter order keywords (`S`, `C`, `TO`) are never read as provinces.
+pub(crate) const MIN_PREFIX: usize = 3;
+
+/// Longest province name, in words (`Gulf of Lyon`, `North Atlantic Ocean`).
+const MAX_WORDS: usize = 4;
+
+/// Exact lookup of a normalised spelling in the sorted list.
+fn exact(map: &Map, key: &str) -> Option<Location> {
+    let sp = map.spellings();
+    sp.binary_search_by(|(s, _)| s.as_str().cmp(key))
+        .ok()
+        .map(|i| sp[i].1)
+}
+
+/// The spellings that start with `key`.
+fn prefixed<'m>(map: &'m Map, key: &str) -> &'m [(String, Location)] {
+    let sp = map.spellings();
+    let lo = sp.partition_point(|(s, _)| s.as_str() < key);
+    let hi = lo + sp[lo..].partition_point(|(s, _)| s.starts_with(key));
+    &sp[lo..hi]
+}
+
+/// What a prefix names: one location, several (ambiguous) or none.
+enum PrefixHit {
+    None,
+    One(Location),
+    Many(Vec<Location>),
+}
+
+fn by_prefix(map: &Map, key: &str) -> PrefixHit {
+    let range = prefixed(map, key);
+    let Some(first) = range.first() else {
+        return PrefixHit::None;
+    };
+    if range.iter().all(|(_, l)| *l == first.1) {
+        return PrefixHit::One(first.1);
+    }
+    // Every coast of one province: the province itself (`Bulg` -> Bulgaria).
+    if range.iter().all(|(_, l)| l.province == first.1.province) {
+        return PrefixHit::One(Location::from(first.1.province));
+    }
+    let mut locs: Vec<Location> = range
+        .iter()
+        .map(|(_, l)| Location::from(l.province))
+        .collect();
+    locs.sort();
+    locs.dedup();
+    PrefixHit::Many(locs)
+}
+
+/// The candidate keys at the cursor: up to `MAX_WORDS` words joined by single
+/// spaces, or by `-` when written without spaces (`Mid-Atlantic`). Every key is
+/// a prefix of the next, so they share one string: returns it with, for each
+/// key, its length in bytes and the number of tokens it spans.
+fn candidate_keys(cur: &Cursor) -> (String, [(usize, usize); MAX_WORDS], usize) {
+    let mut key = String::new();
+    let mut ends = [(0, 0); MAX_WORDS];
+    let mut count = 0;
+    let mut i = 0;
+    while count < MAX_WORDS {
+        let Some(w) = cur.word_at(i) else { break };
+        key.push_str(w);
+        i += 1;
+        ends[count] = (key.len(), i);
+        count += 1;
+        let Some(d) = cur.peek_at(i) else { break };
+        if d.kind == Kind::Word {
+            key.push(' ');
+            continue;
+        }
+        // A hyphen inside a name is written without spaces on either side.
+        let prev_end = cur.peek_at(i - 1).map(|t| t.raw.1);
+        let next = cur.peek_at(i + 1);
+        if d.kind == Kind::Dash
+            && prev_end == Some(d.raw.0)
+            && next.is_some_and(|n| n.kind == Kind::Word && n.raw.0 == d.raw.1)
+        {
+            key.push(' ');
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    (key, ends, count)
+}
+
+/// `location`: a province name, abbreviation, alias or unambiguous prefix,
+/// then an optional coast. Consumes what it reads.
+pub(crate) fn location(map: &Map, cur: &mut Cursor) -> Result<Location, GrammarError> {
+    let col = cur.column();
+    if cur.word().is_none() {
+        return Err(cur.expected("a province"));
+    }
+    let (key, ends, count) = candidate_keys(cur);
+    let keys = &ends[..count];
+    let mut found = None;
+    for &(len, n) in keys.iter().rev() {
+        if let Some(loc) = exact(map, &key[..len]) {
+            found = Some((loc, n));
+            break;
+        }
+    }
+    if found.is_none() {
+        for &(len, n) in keys.iter().rev() {
+            if len < MIN_PREFIX {
+                continue;
+            }
+            match by_prefix(map, &key[..len]) {
+                PrefixHit::None => continue,
+                PrefixHit::One(loc) => {
+                    found = Some((loc, n));
+                    break;
+                }
+                PrefixHit::Many(locs) => {
+                    let word = raw_span(cur, n);
+                    let list = join_or(locs.iter().map(|l| describe(map, *l)));
+                    return Err(GrammarError::new(
+                        ErrorKind::AmbiguousProvince,
+                        col,
+                        word,
+                        &list,
+                    ));
+                }
+            }
+        }
+    }
+    let Some((loc, n)) = found else {
+        let word = raw_span(cur, 1);
+        let sug = suggest_province(map, &key[..keys[0].0]);
+        return Err(
+            GrammarError::new(ErrorKind::UnknownProvince, col, word, "a province")
+                .with_suggestion(sug),
+        );
+    };
+    cur.pos += n;
+    with_coast(map, cur, loc)
+}
+
+/// The source text spanned by the next `n` tokens.
+fn raw_span<'s>(cur: &Cursor<'_, 's>, n: usize) -> &'s str {
+    let (Some(a), Some(b)) = (cur.peek(), cur.peek_at(n.saturating_sub(1))) else {
+        return "";
+    };
+    cur.line
+        .src
+        .get(a.raw.0 as usize..b.raw.1 as usize)
+        .unwrap_or("")
+}
+
+/// `Paris (PAR)`
+pub(crate) fn describe(map: &Map, loc: Location) -> String {
+    format!("{} ({})", map.name(loc.province), map.location_code(loc))
+}
+
+/// `A, B or C`
+pub(crate) fn join_or(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].clone(),
+        n => format!("{} or {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// A coast word as written after `/`, in parentheses or after a space.
+fn coast_word(w: &str, loose: bool) -> Option<Coast> {
+    match w {
+        "nc" | "ncs" => Some(Coast::North),
+        "sc" | "scs" => Some(Coast::South),
+        "ec" | "ecs" => Some(Coast::East),
+        "wc" | "wcs" => Some(Coast::West),
+        "n" | "north" if loose => Some(Coast::North),
+        "s" | "south" if loose => Some(Coast::South),
+        "e" | "east" if loose => Some(Coast::East),
+        "w" | "west" if loose => Some(Coast::West),
+        _ => None,
+    }
+}
+
+/// Reads `nc`, `north coast`, `north` (+`coast`) at the cursor; `loose` allows
+/// the single letters and bare compass words, which only `/` or `(` make safe.
+fn coast_at(cur: &mut Cursor, loose: bool) -> Option<Coast> {
+    let w = cur.word()?;
+    let compass = matches!(w, "north" | "south" | "east" | "west");
+    if compass && cur.word_at(1) == Some("coast") {
+        cur.pos += 2;
+        return coast_word(w, true);
+    }
+    let c = coast_word(w, loose)?;
+    cur.bump();
+    Some(c)
+}
+
+/// Optional coast after a province: `/nc`, `(nc)`, `/north coast`,
+/// `(north coast)`, ` nc`, ` north coast`.
+fn with_coast(map: &Map, cur: &mut Cursor, loc: Location) -> Result<Location, GrammarError> {
+    let save = cur.pos;
+    let col = cur.column();
+    let coast = if cur.eat(Kind::Slash) {
+        coast_at(cur, true)
+    } else if cur.is_kind(Kind::LParen) {
+        cur.bump();
+        let c = coast_at(cur, true);
+        if c.is_some() && !cur.eat(Kind::RParen) {
+            cur.pos = save;
+            return Ok(loc);
+        }
+        c
+    } else if !map.coasts(loc.province).is_empty() {
+        coast_at(cur, false)
+    } else {
+        None
+    };
+    let Some(coast) = coast else {
+        cur.pos = save;
+        if cur.is_kind(Kind::Slash) {
+            cur.bump();
+            return Err(cur.expected("a coast (nc, sc, ec, wc)"));
+        }
+        return Ok(loc);
+    };
+    if map.coasts(loc.province).contains(&coast) {
+        return Ok(Location::new(loc.province, Some(coast)));
+    }
+    // Aliases such as `bul/nc` name another coast in the map data.
+    let alias = format!("{}/{}", map.abbr(loc.province), coast.abbr());
+    if let Some(l) = map
+        .lookup(&alias)
+        .filter(|l| l.province == loc.province && l.coast.is_some())
+    {
+        return Ok(l);
+    }
+    let coasts = map.coasts(loc.province);
+    let expected = if coasts.is_empty() {
+        "no coast: it has a single coast".to_string()
+    } else {
+        join_or(
+            coasts
+                .iter()
+                .map(|c| map.location_code(Location::new(loc.province, Some(*c)))),
+        )
+    };
+    let word = format!("{}/{}", map.name(loc.province), coast.abbr());
+    Err(GrammarError::new(
+        ErrorKind::BadCoast,
+        col,
+        &word,
+        &expected,
+    ))
+}
+
+/// A power by name or adjective (`France`, `french`).
+pub(crate) fn power(map: &Map, word: &str) -> Option<Power> {
+    map.power(word)
+}
+
+/// Upper-case name of a power for canonical forms.
+pub(crate) fn power_name(map: &Map, p: Power) -> String {
+    map.powers()
+        .get(p.0 as usize)
+        .map(|i| i.name.to_uppercase())
+        .unwrap_or_else(|| format!("POWER{}", p.0))
+}
+
+/// Upper-case adjective of a power for nationality in canonical forms.
+pub(crate) fn power_adjective(map: &Map, p: Power) -> String {
+    map.powers()
+        .get(p.0 as usize)
+        .map(|i| i.adjective.to_uppercase())
+        .unwrap_or_else(|| format!("POWER{}", p.0))
+}
+
+/// Levenshtein distance, giving up (returning `limit + 1`) once it exceeds `limit`.
+pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
+    let a = a.as_bytes();
+    let b = b.as_bytes();
+    if a.len().abs_diff(b.len()) > limit {
+        return limit + 1;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > limit {
+            return limit + 1;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// How far a misspelling may be from a word and still be suggested.
+pub(crate) fn tolerance(word: &str) -> usize {
+    match word.len() {
+        0..=2 => 0,
+        3..=4 => 1,
+        5..=8 => 2,
+        _ => 3,
+    }
+}
+
+/// The closest province spelling to `word`, as `Paris (PAR)`.
+pub(crate) fn suggest_province(map: &Map, word: &str) -> Option<String> {
+    let limit = tolerance(word);
+    if limit == 0 {
+        return None;
+    }
+    let mut best: Option<(usize, Location)> = None;
+    for (s, loc) in map.spellings() {
+        if s.len().abs_diff(word.len()) > limit {
+            continue;
+        }
+        let d = distance(word, s, limit);
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, *loc));
+        }
+    }
+    best.map(|(_, l)| describe(map, l))
+}
+
+/// The closest of `keywords` (lower case) to `word`, upper-cased.
+pub(crate) fn suggest_keyword(word: &str, keywords: &[&str]) -> Option<String> {
+    let w = word.to_lowercase();
+    let limit = tolerance(&w);
+    if limit == 0 {
+        return None;
+    }
+    keywords
+        .iter()
+        .filter(|k| k.len() > 1)
+        .map(|k| (distance(&w, k, limit), k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.to_uppercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance() {
+        assert_eq!(distance("parris", "paris", 3), 1);
+        assert_eq!(distance("kitten", "sitting", 5), 3);
+        assert_eq!(distance("abc", "abcdefgh", 2), 3);
+        assert_eq!(distance("", "", 0), 0);
+    }
+
+    #[test]
+    fn keyword_suggestions() {
+        assert_eq!(
+            suggest_keyword("SUPORT", &["support", "convoy"]).as_deref(),
+            Some("SUPPORT")
+        );
+        assert_eq!(suggest_keyword("xyzzy", &["support", "convoy"]), None);
+    }
+}

@@ -1,0 +1,20 @@
+//! The order and command language: what players write in mail bodies, read into
+//! exact values (`Order`, `Command`, variant orders) or into errors that say
+//! where the mistake is and what would have been right.
+//!
+//! Pure: no I/O and no clock (dates stay relative until the engine resolves them
+//! with its own `now`). Never panics on any input. The language is specified in
+//! `grammar/legate.ebnf`; `grammar/examples/` holds lines and what they must give.
+//!
+//! Layout: `lexer` (tokens, nom), `lexicon` (provinces, coasts, powers,
+//! suggestions), `order` (orders), `canonical` (printing), `error`.
+
+mod canonical;
+mod error;
+mod lexer;
+mod lexicon;
+mod order;
+
+pub use canonical::{canonical, canonical_parsed};
+pub use error::{ErrorKind, GrammarError};
+pub use order::{ParsedOrder, parse_order, parse_order_in};
