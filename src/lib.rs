@@ -14,3 +14,4 @@ pub mod judge;
 pub mod game;
 pub mod grammar;
 pub mod store;
+pub mod store;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod adjudicate;
 mod check_orders;
+mod db;
 
 #[derive(Parser)]
 #[command(name = "legate", version, about = "An email judge for Diplomacy and its variants")]
@@ -21,6 +22,8 @@ enum Command {
     Adjudicate(adjudicate::Args),
     /// Read mail-body text on stdin and print how each line is understood (JSON lines).
     CheckOrders(check_orders::Args),
+    /// Database maintenance (`legate db migrate`).
+    Db(db::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -28,5 +31,6 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
+        Command::Db(args) => db::run(args),
     }
 }
