@@ -2,3 +2,6 @@
 
 pub mod clock;
 pub mod lots;
+pub mod docs;
+pub mod model;
+pub mod assign;
