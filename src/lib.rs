@@ -5,7 +5,9 @@
 //! and know nothing of mail or SQL. Above it: `store` (SQLite), `game` (the
 //! engine), `mail` (IMAP/SMTP/Maildir) and `cli`.
 
+pub mod adjudicate_json;
 pub mod cli;
+pub mod config;
 pub mod map;
 pub mod orders;
 pub mod mail;
@@ -13,5 +15,4 @@ pub mod phase;
 pub mod judge;
 pub mod game;
 pub mod grammar;
-pub mod store;
 pub mod store;
