@@ -10,11 +10,13 @@
 //! suggestions), `order` (orders), `canonical` (printing), `error`.
 
 mod canonical;
+mod date;
 mod error;
 mod lexer;
 mod lexicon;
 mod order;
 
 pub use canonical::{canonical, canonical_parsed};
+pub use date::{DateSpec, Zone, parse_date, parse_zone_name};
 pub use error::{ErrorKind, GrammarError};
 pub use order::{ParsedOrder, parse_order, parse_order_in};
