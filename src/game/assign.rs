@@ -69,7 +69,11 @@ pub fn assign_powers(
     let mut sorted = applicants.to_vec();
     sorted.sort_by(|a, b| a.address.to_lowercase().cmp(&b.address.to_lowercase()));
     sorted.truncate(powers.len().min(64));
-    let mut solver = Solver { applicants: &sorted, powers, memo: HashMap::new() };
+    let mut solver = Solver {
+        applicants: &sorted,
+        powers,
+        memo: HashMap::new(),
+    };
     let mut used = 0u64;
     let mut total = solver.best(0, 0);
     let mut result = Vec::new();
@@ -112,7 +116,10 @@ mod tests {
     fn app(addr: &str, prefs: &[&[&str]]) -> Applicant {
         Applicant {
             address: addr.to_string(),
-            preferences: prefs.iter().map(|g| g.iter().map(|s| s.to_string()).collect()).collect(),
+            preferences: prefs
+                .iter()
+                .map(|g| g.iter().map(|s| s.to_string()).collect())
+                .collect(),
         }
     }
 
@@ -123,9 +130,21 @@ mod tests {
     #[test]
     fn first_choices_win_when_they_do_not_clash() {
         let s = LotSecret([1; 32]);
-        let apps = [app("a", &[&["France"]]), app("b", &[&["England"]]), app("c", &[&["Italy"]])];
-        let (got, draws) = assign_powers(&s, &apps, &powers(&["England", "France", "Italy"])).unwrap();
-        assert_eq!(got, [("a".into(), "France".into()), ("b".into(), "England".into()), ("c".into(), "Italy".into())]);
+        let apps = [
+            app("a", &[&["France"]]),
+            app("b", &[&["England"]]),
+            app("c", &[&["Italy"]]),
+        ];
+        let (got, draws) =
+            assign_powers(&s, &apps, &powers(&["England", "France", "Italy"])).unwrap();
+        assert_eq!(
+            got,
+            [
+                ("a".into(), "France".into()),
+                ("b".into(), "England".into()),
+                ("c".into(), "Italy".into())
+            ]
+        );
         assert!(draws.is_empty());
     }
 
@@ -133,9 +152,19 @@ mod tests {
     fn total_satisfaction_beats_first_come() {
         // a likes France then England; b only wants France. Best: b France, a England.
         let s = LotSecret([2; 32]);
-        let apps = [app("a", &[&["France"], &["England"]]), app("b", &[&["France"]])];
-        let (got, _) = assign_powers(&s, &apps, &powers(&["England", "France", "Germany"])).unwrap();
-        assert_eq!(got, [("a".into(), "England".into()), ("b".into(), "France".into())]);
+        let apps = [
+            app("a", &[&["France"], &["England"]]),
+            app("b", &[&["France"]]),
+        ];
+        let (got, _) =
+            assign_powers(&s, &apps, &powers(&["England", "France", "Germany"])).unwrap();
+        assert_eq!(
+            got,
+            [
+                ("a".into(), "England".into()),
+                ("b".into(), "France".into())
+            ]
+        );
     }
 
     #[test]

@@ -18,11 +18,17 @@ pub struct DocError {
 }
 
 fn unknown(what: &'static str, text: &str) -> DocError {
-    DocError { what, text: text.to_string() }
+    DocError {
+        what,
+        text: text.to_string(),
+    }
 }
 
 pub fn power_name(map: &Map, p: Power) -> String {
-    map.powers().get(p.0 as usize).map(|i| i.name.clone()).unwrap_or_else(|| format!("power {}", p.0))
+    map.powers()
+        .get(p.0 as usize)
+        .map(|i| i.name.clone())
+        .unwrap_or_else(|| format!("power {}", p.0))
 }
 
 pub fn power_by_name(map: &Map, name: &str) -> Result<Power, DocError> {
@@ -58,11 +64,19 @@ pub struct UnitDoc {
 
 impl UnitDoc {
     pub fn from_unit(map: &Map, u: &Unit) -> UnitDoc {
-        UnitDoc { power: power_name(map, u.power), kind: kind_letter(u.kind), at: map.location_code(u.location) }
+        UnitDoc {
+            power: power_name(map, u.power),
+            kind: kind_letter(u.kind),
+            at: map.location_code(u.location),
+        }
     }
 
     pub fn to_unit(&self, map: &Map) -> Result<Unit, DocError> {
-        Ok(Unit { power: power_by_name(map, &self.power)?, kind: kind_of(&self.kind)?, location: location(map, &self.at)? })
+        Ok(Unit {
+            power: power_by_name(map, &self.power)?,
+            kind: kind_of(&self.kind)?,
+            location: location(map, &self.at)?,
+        })
     }
 }
 
@@ -100,7 +114,14 @@ impl PositionDoc {
             .owners
             .iter()
             .enumerate()
-            .filter_map(|(i, o)| o.map(|o| (map.location_code(Province(i as u8).into()), power_name(map, o))))
+            .filter_map(|(i, o)| {
+                o.map(|o| {
+                    (
+                        map.location_code(Province(i as u8).into()),
+                        power_name(map, o),
+                    )
+                })
+            })
             .collect();
         let homes = p
             .homes
@@ -127,8 +148,15 @@ impl PositionDoc {
     }
 
     pub fn to_position(&self, map: &Map) -> Result<Position, DocError> {
-        let phase: Phase = self.phase.parse().map_err(|_| unknown("phase", &self.phase))?;
-        let units = self.units.iter().map(|u| u.to_unit(map)).collect::<Result<Vec<_>, _>>()?;
+        let phase: Phase = self
+            .phase
+            .parse()
+            .map_err(|_| unknown("phase", &self.phase))?;
+        let units = self
+            .units
+            .iter()
+            .map(|u| u.to_unit(map))
+            .collect::<Result<Vec<_>, _>>()?;
         let dislodged = self
             .dislodged
             .iter()
@@ -154,7 +182,14 @@ impl PositionDoc {
                 *slot = set_of(map, list)?;
             }
         }
-        Ok(Position { phase, units, dislodged, contested: set_of(map, &self.contested)?, owners, homes })
+        Ok(Position {
+            phase,
+            units,
+            dislodged,
+            contested: set_of(map, &self.contested)?,
+            owners,
+            homes,
+        })
     }
 }
 
@@ -181,7 +216,11 @@ impl SpecDoc {
         Ok(UnitSpec {
             kind: self.kind.as_deref().map(kind_of).transpose()?,
             location: location(map, &self.at)?,
-            power: self.power.as_deref().map(|p| power_by_name(map, p)).transpose()?,
+            power: self
+                .power
+                .as_deref()
+                .map(|p| power_by_name(map, p))
+                .transpose()?,
         })
     }
 }
@@ -190,14 +229,37 @@ impl SpecDoc {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "order", rename_all = "snake_case")]
 pub enum OrderDoc {
-    Hold { unit: SpecDoc },
-    Move { unit: SpecDoc, to: String, via_convoy: bool },
-    SupportHold { unit: SpecDoc, supported: SpecDoc },
-    SupportMove { unit: SpecDoc, supported: SpecDoc, to: String },
-    Convoy { unit: SpecDoc, army: SpecDoc, to: String },
-    Disband { unit: SpecDoc },
-    Build { unit: SpecDoc },
-    Remove { unit: SpecDoc },
+    Hold {
+        unit: SpecDoc,
+    },
+    Move {
+        unit: SpecDoc,
+        to: String,
+        via_convoy: bool,
+    },
+    SupportHold {
+        unit: SpecDoc,
+        supported: SpecDoc,
+    },
+    SupportMove {
+        unit: SpecDoc,
+        supported: SpecDoc,
+        to: String,
+    },
+    Convoy {
+        unit: SpecDoc,
+        army: SpecDoc,
+        to: String,
+    },
+    Disband {
+        unit: SpecDoc,
+    },
+    Build {
+        unit: SpecDoc,
+    },
+    Remove {
+        unit: SpecDoc,
+    },
     Waive,
 }
 
@@ -207,12 +269,33 @@ impl OrderDoc {
         let l = |l: Location| map.location_code(l);
         match o {
             Order::Hold { unit } => OrderDoc::Hold { unit: s(unit) },
-            Order::Move { unit, to, via_convoy } => OrderDoc::Move { unit: s(unit), to: l(*to), via_convoy: *via_convoy },
-            Order::SupportHold { unit, supported } => OrderDoc::SupportHold { unit: s(unit), supported: s(supported) },
-            Order::SupportMove { unit, supported, to } => {
-                OrderDoc::SupportMove { unit: s(unit), supported: s(supported), to: l(*to) }
-            }
-            Order::Convoy { unit, army, to } => OrderDoc::Convoy { unit: s(unit), army: s(army), to: l(*to) },
+            Order::Move {
+                unit,
+                to,
+                via_convoy,
+            } => OrderDoc::Move {
+                unit: s(unit),
+                to: l(*to),
+                via_convoy: *via_convoy,
+            },
+            Order::SupportHold { unit, supported } => OrderDoc::SupportHold {
+                unit: s(unit),
+                supported: s(supported),
+            },
+            Order::SupportMove {
+                unit,
+                supported,
+                to,
+            } => OrderDoc::SupportMove {
+                unit: s(unit),
+                supported: s(supported),
+                to: l(*to),
+            },
+            Order::Convoy { unit, army, to } => OrderDoc::Convoy {
+                unit: s(unit),
+                army: s(army),
+                to: l(*to),
+            },
             Order::Disband { unit } => OrderDoc::Disband { unit: s(unit) },
             Order::Build { unit } => OrderDoc::Build { unit: s(unit) },
             Order::Remove { unit } => OrderDoc::Remove { unit: s(unit) },
@@ -225,12 +308,33 @@ impl OrderDoc {
         let l = |c: &str| location(map, c);
         Ok(match self {
             OrderDoc::Hold { unit } => Order::Hold { unit: s(unit)? },
-            OrderDoc::Move { unit, to, via_convoy } => Order::Move { unit: s(unit)?, to: l(to)?, via_convoy: *via_convoy },
-            OrderDoc::SupportHold { unit, supported } => Order::SupportHold { unit: s(unit)?, supported: s(supported)? },
-            OrderDoc::SupportMove { unit, supported, to } => {
-                Order::SupportMove { unit: s(unit)?, supported: s(supported)?, to: l(to)? }
-            }
-            OrderDoc::Convoy { unit, army, to } => Order::Convoy { unit: s(unit)?, army: s(army)?, to: l(to)? },
+            OrderDoc::Move {
+                unit,
+                to,
+                via_convoy,
+            } => Order::Move {
+                unit: s(unit)?,
+                to: l(to)?,
+                via_convoy: *via_convoy,
+            },
+            OrderDoc::SupportHold { unit, supported } => Order::SupportHold {
+                unit: s(unit)?,
+                supported: s(supported)?,
+            },
+            OrderDoc::SupportMove {
+                unit,
+                supported,
+                to,
+            } => Order::SupportMove {
+                unit: s(unit)?,
+                supported: s(supported)?,
+                to: l(to)?,
+            },
+            OrderDoc::Convoy { unit, army, to } => Order::Convoy {
+                unit: s(unit)?,
+                army: s(army)?,
+                to: l(to)?,
+            },
             OrderDoc::Disband { unit } => Order::Disband { unit: s(unit)? },
             OrderDoc::Build { unit } => Order::Build { unit: s(unit)? },
             OrderDoc::Remove { unit } => Order::Remove { unit: s(unit)? },
@@ -249,11 +353,17 @@ pub struct PowerOrderDoc {
 
 impl PowerOrderDoc {
     pub fn from_power_order(map: &Map, o: &PowerOrder) -> PowerOrderDoc {
-        PowerOrderDoc { power: power_name(map, o.power), order: OrderDoc::from_order(map, &o.order) }
+        PowerOrderDoc {
+            power: power_name(map, o.power),
+            order: OrderDoc::from_order(map, &o.order),
+        }
     }
 
     pub fn to_power_order(&self, map: &Map) -> Result<PowerOrder, DocError> {
-        Ok(PowerOrder { power: power_by_name(map, &self.power)?, order: self.order.to_order(map)? })
+        Ok(PowerOrder {
+            power: power_by_name(map, &self.power)?,
+            order: self.order.to_order(map)?,
+        })
     }
 }
 
@@ -269,11 +379,24 @@ pub fn order_text(map: &Map, o: &Order) -> String {
     let l = |l: Location| map.location_code(l);
     match o {
         Order::Hold { unit } => format!("{} H", spec(unit)),
-        Order::Move { unit, to, via_convoy } => {
-            format!("{} - {}{}", spec(unit), l(*to), if *via_convoy { " VIA CONVOY" } else { "" })
+        Order::Move {
+            unit,
+            to,
+            via_convoy,
+        } => {
+            format!(
+                "{} - {}{}",
+                spec(unit),
+                l(*to),
+                if *via_convoy { " VIA CONVOY" } else { "" }
+            )
         }
         Order::SupportHold { unit, supported } => format!("{} S {}", spec(unit), spec(supported)),
-        Order::SupportMove { unit, supported, to } => format!("{} S {} - {}", spec(unit), spec(supported), l(*to)),
+        Order::SupportMove {
+            unit,
+            supported,
+            to,
+        } => format!("{} S {} - {}", spec(unit), spec(supported), l(*to)),
         Order::Convoy { unit, army, to } => format!("{} C {} - {}", spec(unit), spec(army), l(*to)),
         Order::Disband { unit } => format!("{} D", spec(unit)),
         Order::Build { unit } => format!("BUILD {}", spec(unit)),

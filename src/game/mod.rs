@@ -1,7 +1,42 @@
 //! The game engine: the clock, lots, game state and the commands that change it.
+//!
+//! `Engine` (in `engine`) is the entry point: `apply` for one mail's lines,
+//! `process_due` for the clock. The rest is pure game logic over `GameState`,
+//! except `work` (the store transaction's working set).
 
-pub mod clock;
-pub mod lots;
-pub mod docs;
-pub mod model;
+pub mod advance;
+pub mod answers;
 pub mod assign;
+pub mod clock;
+pub mod describe;
+pub mod docs;
+pub mod engine;
+pub mod lots;
+pub mod model;
+pub mod orders_check;
+pub mod process;
+pub mod report_text;
+pub mod request;
+pub mod session;
+pub mod work;
+
+pub use engine::{Applied, Engine, EngineConfig};
+pub use request::{Line, Request};
+pub use work::Outgoing;
+
+use crate::store::StoreError;
+
+/// Failures of the engine itself (not a player's mistake: those are replies).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("stored game state is unreadable: {0}")]
+    State(String),
+    #[error(transparent)]
+    Doc(#[from] docs::DocError),
+    #[error(transparent)]
+    Process(#[from] process::ProcessError),
+    #[error(transparent)]
+    Lot(#[from] lots::LotError),
+}

@@ -183,24 +183,34 @@ impl GameState {
     }
 
     pub fn member(&self, address: &str) -> Option<&Member> {
-        self.members.iter().find(|m| m.address.eq_ignore_ascii_case(address))
+        self.members
+            .iter()
+            .find(|m| m.address.eq_ignore_ascii_case(address))
     }
 
     pub fn member_mut(&mut self, address: &str) -> Option<&mut Member> {
-        self.members.iter_mut().find(|m| m.address.eq_ignore_ascii_case(address))
+        self.members
+            .iter_mut()
+            .find(|m| m.address.eq_ignore_ascii_case(address))
     }
 
     /// The player of a power.
     pub fn player_of(&self, power: &str) -> Option<&Member> {
-        self.members
-            .iter()
-            .find(|m| m.role == Role::Player && m.power.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(power)))
+        self.members.iter().find(|m| {
+            m.role == Role::Player
+                && m.power
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(power))
+        })
     }
 
     pub fn player_of_mut(&mut self, power: &str) -> Option<&mut Member> {
-        self.members
-            .iter_mut()
-            .find(|m| m.role == Role::Player && m.power.as_deref().is_some_and(|p| p.eq_ignore_ascii_case(power)))
+        self.members.iter_mut().find(|m| {
+            m.role == Role::Player
+                && m.power
+                    .as_deref()
+                    .is_some_and(|p| p.eq_ignore_ascii_case(power))
+        })
     }
 
     pub fn players(&self) -> impl Iterator<Item = &Member> {

@@ -1,0 +1,504 @@
+//! Moving a game forward: starting it, processing phases, the deadline and
+//! grace, late powers, and the end of the game.
+
+use chrono::{DateTime, Utc};
+use serde_json::json;
+
+use super::EngineError;
+use super::assign::{Applicant, assign_powers};
+use super::clock::{self, Absence};
+use super::docs::power_name;
+use super::lots::LotSecret;
+use super::model::{GameState, Outcome, Role, Status};
+use super::orders_check::{missing_orders, owes_orders};
+use super::process::{self, map_for, orders_of, position_of, survivors};
+use super::report_text;
+use super::work::Work;
+use crate::judge::Position;
+use crate::map::{Map, Power};
+use crate::store::NewPhase;
+
+pub fn subject(judge: &str, state: &GameState, what: &str) -> String {
+    let phase = state.phase_name().unwrap_or("");
+    let mut s = format!("{judge}:{}", state.name);
+    if !phase.is_empty() {
+        s.push_str(" - ");
+        s.push_str(phase);
+    }
+    if !what.is_empty() {
+        s.push(' ');
+        s.push_str(what);
+    }
+    s
+}
+
+/// `:: Deadline: S1901M Mon Nov 23 2026 23:30 GMT (2 days, 1 hour)`, in `tz`.
+pub fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+    match (state.status, state.clock.deadline, state.phase_name()) {
+        (Status::Active, Some(d), Some(p)) => {
+            format!(
+                ":: Deadline: {p} {} ({})",
+                clock::format_in(d, tz),
+                clock::format_remaining(now, d)
+            )
+        }
+        (Status::Paused, _, Some(p)) => format!(":: Deadline: {p} (the game is paused)"),
+        (Status::Finished, _, _) => ":: Deadline: none (the game is over)".to_string(),
+        (Status::Forming, _, _) => ":: Deadline: none (the game is forming)".to_string(),
+        _ => ":: Deadline: none".to_string(),
+    }
+}
+
+/// Powers that have a player, in map order.
+fn played_powers(map: &Map, state: &GameState) -> Vec<(Power, String)> {
+    (0..map.powers().len() as u8)
+        .map(Power)
+        .map(|p| (p, power_name(map, p)))
+        .filter(|(_, name)| state.player_of(name).is_some())
+        .collect()
+}
+
+/// Powers with a player that still owe orders.
+pub fn late_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
+    let position = position_of(map, state)?;
+    let mut late = Vec::new();
+    for (p, name) in played_powers(map, state) {
+        if owes_orders(map, &position, p)
+            && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
+        {
+            late.push(name);
+        }
+    }
+    Ok(late)
+}
+
+/// Every power that owes orders has complete orders, at least one power owes
+/// orders, and nobody asked to wait.
+pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
+    if state.status != Status::Active
+        || state
+            .members
+            .iter()
+            .any(|m| m.wait && m.role == Role::Player)
+    {
+        return Ok(false);
+    }
+    let position = position_of(map, state)?;
+    let owing = played_powers(map, state)
+        .into_iter()
+        .filter(|(p, _)| owes_orders(map, &position, *p))
+        .count();
+    Ok(owing > 0 && late_powers(map, state)?.is_empty())
+}
+
+/// Absences of the players who owe orders in this position.
+fn absences(map: &Map, state: &GameState, position: &Position) -> Vec<Absence> {
+    played_powers(map, state)
+        .into_iter()
+        .filter(|(p, _)| owes_orders(map, position, *p))
+        .filter_map(|(_, name)| state.player_of(&name))
+        .flat_map(|m| m.absences.iter().cloned())
+        .collect()
+}
+
+/// Sets the deadline of the current phase, counted from `now`.
+pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<(), EngineError> {
+    let position = position_of(map, state)?;
+    let sched = state
+        .settings
+        .schedule
+        .for_kind(position.phase.kind)
+        .clone();
+    let tz = state.settings.schedule.tz();
+    let deadline = clock::next_deadline(&sched, tz, now, &absences(map, state, &position));
+    state.clock.deadline = Some(deadline);
+    state.clock.grace = Some(clock::grace_end(&sched, deadline));
+    state.clock.late_notice_sent = false;
+    state.clock.explicit = false;
+    Ok(())
+}
+
+/// Re-checks the current deadline against absences (after `SET ABSENCE`).
+pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), EngineError> {
+    let Some(deadline) = state.clock.deadline else {
+        return Ok(());
+    };
+    let position = position_of(map, state)?;
+    let sched = state
+        .settings
+        .schedule
+        .for_kind(position.phase.kind)
+        .clone();
+    let tz = state.settings.schedule.tz();
+    let pushed = clock::push_past_absences(&sched, tz, deadline, &absences(map, state, &position));
+    if pushed != deadline {
+        state.clock.deadline = Some(pushed);
+        state.clock.grace = Some(clock::grace_end(&sched, pushed));
+    }
+    Ok(())
+}
+
+/// Starts a forming game: powers by preference and lot, the opening board,
+/// the first deadline, and an announcement to everyone.
+pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let applicants: Vec<Applicant> = g
+        .state
+        .players()
+        .map(|m| Applicant {
+            address: m.address.clone(),
+            preferences: m.preferences.clone(),
+        })
+        .collect();
+    let powers: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
+    let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
+    for (address, power) in &assigned {
+        if let Some(m) = g
+            .state
+            .members
+            .iter_mut()
+            .find(|m| m.role == Role::Player && m.address == *address)
+        {
+            m.power = Some(power.clone());
+        }
+    }
+    // Players beyond the number of powers wait on the stand-by list.
+    for m in g
+        .state
+        .members
+        .iter_mut()
+        .filter(|m| m.role == Role::Player && m.power.is_none())
+    {
+        m.role = Role::Standby;
+    }
+    g.state.draws.extend(draws);
+    g.state.status = Status::Active;
+    process::enter_phase(map, &mut g.state, &Position::initial(map));
+    schedule(map, &mut g.state, now)?;
+    let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
+    for (address, power) in &assigned {
+        body.push_str(&format!("  {power:<10} {address}\n"));
+    }
+    body.push_str(&format!(
+        "\nLot commitment (SHA-256 of the game's secret): {}\n",
+        g.state.lot_commitment.clone().unwrap_or_default()
+    ));
+    for d in &g.state.draws {
+        body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
+    }
+    let (id, state) = (g.row.id, g.state.clone());
+    broadcast(
+        work,
+        &state,
+        &subject(&judge, &state, "Game starting"),
+        &body,
+        Some(id),
+    )?;
+    work.event(Some(id), "game.started", json!({ "powers": assigned }))?;
+    Ok(())
+}
+
+/// Sends `body` to everyone in the game, each with the deadline in their zone.
+pub fn broadcast(
+    work: &mut Work<'_, '_>,
+    state: &GameState,
+    subject: &str,
+    body: &str,
+    game: Option<crate::store::GameId>,
+) -> Result<(), EngineError> {
+    for to in state.audience() {
+        let tz = work.zone_of(&to);
+        let text = format!(
+            ":: Judge: {}  Game: {}\n{}\n\n{body}",
+            work.judge,
+            state.name,
+            deadline_line(state, tz, work.now)
+        );
+        work.send(&to, subject.to_string(), text, game, false);
+    }
+    Ok(())
+}
+
+/// Processes the current phase now, whatever orders are missing (civil
+/// disorder for them), then every following phase that is already complete.
+pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+    let mut count = 0;
+    loop {
+        process_one(work, key)?;
+        count += 1;
+        let g = work.game(key);
+        let map = map_for(&g.state.settings.variant)?;
+        if count >= 16 || !ready(map, &g.state)? {
+            return Ok(count);
+        }
+    }
+}
+
+/// Processes when every order is in (early processing). Returns phases processed.
+pub fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+    let g = work.game(key);
+    let map = map_for(&g.state.settings.variant)?;
+    if ready(map, &g.state)? {
+        process_now(work, key)
+    } else {
+        Ok(0)
+    }
+}
+
+fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let done = process::process(map, &mut g.state)?;
+    let phase: crate::phase::Phase = done
+        .phase
+        .parse()
+        .map_err(|_| EngineError::State(done.phase.clone()))?;
+    let id = g.row.id;
+    let record = NewPhase {
+        game: id,
+        phase: &done.phase,
+        position_before: &to_json(&done.before),
+        orders: &to_json(&done.orders),
+        results: &to_json(&done.results),
+        position_after: &to_json(&done.after),
+        processed_at: now,
+    };
+    work.tx.insert_phase(&record)?;
+    let g = work.game_mut(key);
+    let finished = g.state.status == Status::Finished;
+    if !finished {
+        schedule(map, &mut g.state, now)?;
+    }
+    let next = match (&g.state.outcome, g.state.phase_name()) {
+        (Some(Outcome::Solo { power }), _) => {
+            format!("{power} has won the game with a solo victory.")
+        }
+        (_, Some(p)) => format!("The next phase is {p}."),
+        _ => String::new(),
+    };
+    let body = report_text::results(&g.state.name, &phase, &done.results, &done.after, &next);
+    let state = g.state.clone();
+    let what = format!("{} results", phase);
+    let subj = format!("{judge}:{} - {what}", state.name);
+    broadcast(work, &state, &subj, &body, Some(id))?;
+    work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
+    if finished {
+        announce_end(work, key)?;
+    }
+    Ok(())
+}
+
+/// Ends the game with `outcome`.
+pub fn finish(work: &mut Work<'_, '_>, key: &str, outcome: Outcome) -> Result<(), EngineError> {
+    let g = work.game_mut(key);
+    g.state.outcome = Some(outcome);
+    g.state.status = Status::Finished;
+    g.state.paused_from = None;
+    announce_end(work, key)
+}
+
+fn announce_end(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let judge = work.judge.clone();
+    let g = work.game(key);
+    let state = g.state.clone();
+    let id = g.row.id;
+    let how = match &state.outcome {
+        Some(Outcome::Solo { power }) => format!("{power} has won the game."),
+        Some(Outcome::Draw { powers }) => {
+            format!("The game is drawn between {}.", powers.join(", "))
+        }
+        Some(Outcome::Concession { power }) => format!("The game is conceded to {power}."),
+        Some(Outcome::Terminated) | None => "The game has been terminated.".to_string(),
+    };
+    let secret = g.secret.as_ref().map(LotSecret::to_hex).unwrap_or_default();
+    let body = format!(
+        "{how}\n\nThe game's lot secret is {secret}\nIts SHA-256 is the commitment announced at the start: {}\n\
+         Every draw by lot can now be checked with `legate verify-lots {}`.\n",
+        state.lot_commitment.clone().unwrap_or_default(),
+        state.name
+    );
+    broadcast(
+        work,
+        &state,
+        &format!("{judge}:{} - Game over", state.name),
+        &body,
+        Some(id),
+    )?;
+    work.event(
+        Some(id),
+        "game.finished",
+        json!({ "outcome": state.outcome }),
+    )?;
+    Ok(())
+}
+
+/// What the clock asks for a game at `now`: process, send late notices, put
+/// late powers in civil disorder or mark them abandoned.
+pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game(key);
+    if g.state.status != Status::Active {
+        return Ok(0);
+    }
+    let map = map_for(&g.state.settings.variant)?;
+    let (Some(deadline), grace) = (g.state.clock.deadline, g.state.clock.grace) else {
+        return Ok(0);
+    };
+    if now < deadline {
+        return Ok(0);
+    }
+    let late = late_powers(map, &g.state)?;
+    let waiting = g
+        .state
+        .members
+        .iter()
+        .any(|m| m.wait && m.role == Role::Player);
+    if late.is_empty() && !waiting {
+        return process_now(work, key);
+    }
+    let id = g.row.id;
+    if !g.state.clock.late_notice_sent {
+        let state = g.state.clone();
+        let body = format!(
+            "The deadline for {} has passed. Orders are still missing for: {}.\n",
+            state.phase_name().unwrap_or(""),
+            if late.is_empty() {
+                "nobody (a player asked to wait)".to_string()
+            } else {
+                late.join(", ")
+            }
+        );
+        for power in &late {
+            if let Some(m) = state.player_of(power) {
+                let to = m.address.clone();
+                let tz = work.zone_of(&to);
+                let text = format!("{}\n\n{body}", deadline_line(&state, tz, now));
+                work.send(
+                    &to,
+                    subject(&judge, &state, "Late notice"),
+                    text,
+                    Some(id),
+                    false,
+                );
+            }
+        }
+        let masters: Vec<String> = state.masters().map(|m| m.address.clone()).collect();
+        for to in masters {
+            work.send(
+                &to,
+                subject(&judge, &state, "Late notice"),
+                body.clone(),
+                Some(id),
+                false,
+            );
+        }
+        work.game_mut(key).state.clock.late_notice_sent = true;
+        work.event(Some(id), "phase.late", json!({ "late": late }))?;
+    }
+    let g = work.game(key);
+    if now < grace.unwrap_or(deadline) {
+        return Ok(0);
+    }
+    if g.state.settings.nmr || late.is_empty() {
+        // NMR: the late powers' units get the civil-disorder defaults.
+        work.event(Some(id), "phase.civil_disorder", json!({ "powers": late }))?;
+        return process_now(work, key);
+    }
+    // No NMR: the game waits; the late players are marked abandoned.
+    let g = work.game_mut(key);
+    let mut newly = Vec::new();
+    for power in &late {
+        if let Some(m) = g.state.player_of_mut(power)
+            && !m.abandoned
+        {
+            m.abandoned = true;
+            newly.push(power.clone());
+        }
+    }
+    if !newly.is_empty() {
+        let state = g.state.clone();
+        let body = format!(
+            "Grace has ended without orders from: {}. The game waits for them (or a replacement); \
+             the master may PROCESS to put them in civil disorder.\n",
+            newly.join(", ")
+        );
+        broadcast(
+            work,
+            &state,
+            &subject(&judge, &state, "Abandoned"),
+            &body,
+            Some(id),
+        )?;
+        work.event(Some(id), "phase.abandoned", json!({ "powers": newly }))?;
+    }
+    Ok(0)
+}
+
+/// Checks votes after a change: a unanimous draw or a concession ends the game.
+pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+    let g = work.game(key);
+    if g.state.status != Status::Active && g.state.status != Status::Paused {
+        return Ok(false);
+    }
+    let map = map_for(&g.state.settings.variant)?;
+    let position = position_of(map, &g.state)?;
+    let alive: Vec<String> = survivors(map, &position)
+        .into_iter()
+        .map(|p| power_name(map, p))
+        .collect();
+    if alive.is_empty() {
+        return Ok(false);
+    }
+    let voters: Vec<_> = alive.iter().map(|p| g.state.player_of(p)).collect();
+    // A draw: every survivor's player votes for the same set.
+    let sets: Option<Vec<Vec<String>>> = voters
+        .iter()
+        .map(|m| {
+            m.and_then(|m| m.draw.clone()).map(|list| {
+                let mut set = if list.is_empty() { alive.clone() } else { list };
+                set.sort();
+                set
+            })
+        })
+        .collect();
+    if let Some(sets) = sets
+        && sets.windows(2).all(|w| w[0] == w[1])
+        && let Some(first) = sets.first()
+    {
+        finish(
+            work,
+            key,
+            Outcome::Draw {
+                powers: first.clone(),
+            },
+        )?;
+        return Ok(true);
+    }
+    // A concession: every other survivor concedes to the same power.
+    for winner in &alive {
+        let all = alive.iter().filter(|p| *p != winner).all(|p| {
+            g.state
+                .player_of(p)
+                .and_then(|m| m.concede.as_deref())
+                .is_some_and(|c| c.eq_ignore_ascii_case(winner))
+        });
+        if all && alive.len() > 1 {
+            let w = winner.clone();
+            finish(work, key, Outcome::Concession { power: w })?;
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// JSON text of a stored document (plain data: serialising cannot fail).
+pub fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
+}

@@ -1,0 +1,129 @@
+//! Answers to LIST, SUMMARY, HISTORY, WHOGAME and HELP, from the stored game
+//! and its stored phases.
+
+use std::fmt::Write;
+
+use chrono::{DateTime, Utc};
+
+use super::EngineError;
+use super::advance::deadline_line;
+use super::docs::PositionDoc;
+use super::model::{GameState, Role};
+use super::report_text::{self, ResultLine};
+use crate::phase::Phase;
+use crate::store::{GameId, Tx};
+
+pub fn help() -> String {
+    "Commands: SIGNON <power><game> <password>, SIGNON ?<game> <password>, CREATE ?<game> <password>, \
+     OBSERVE <game> <password>, LIST [game], SUMMARY [game], HISTORY [game], WHOGAME [game], \
+     SET PREFERENCE <powers>, SET WAIT | NOWAIT, SET DRAW [powers] | NO DRAW, SET CONCEDE <power> | NO CONCEDE, \
+     SET ABSENCE <date> TO <date>, SET TIMEZONE <zone>, PHASE <phase>, RESIGN, SIGNOFF.\n\
+     Master: PROCESS, ROLLBACK [phase], PAUSE, RESUME, TERMINATE, FORCE BEGIN, SET DEADLINE <date>, \
+     SET NMR | NO NMR, SET PRESS, SET PARTIAL | NO PARTIAL, SET RULES <2023|2000|1971>."
+        .to_string()
+}
+
+pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
+    let mut out = String::from("Games on this judge:\n");
+    for g in tx.games(None)? {
+        let _ = writeln!(
+            out,
+            "  {:<16} {:<10} {:<9} {}",
+            g.name,
+            g.variant,
+            g.status.as_str(),
+            g.current_phase.unwrap_or_default()
+        );
+    }
+    Ok(out)
+}
+
+pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+    let mut out = format!(
+        "Game {}: {} ({} rules), {:?}, press {:?}, {}.\n",
+        state.name,
+        state.settings.variant,
+        state.settings.rules,
+        state.status,
+        state.settings.press,
+        if state.settings.nmr { "NMR" } else { "NO NMR" }
+    );
+    out.push_str(&deadline_line(state, tz, now));
+    out.push('\n');
+    if let Some(c) = &state.lot_commitment {
+        let _ = writeln!(out, "Lot commitment: {c}");
+    }
+    if let Some(o) = &state.outcome {
+        let _ = writeln!(out, "Outcome: {o:?}");
+    }
+    out.push_str(&whogame(state));
+    if let Some(p) = &state.position {
+        out.push_str("\nUnits:\n");
+        out.push_str(&report_text::units(p));
+        out.push('\n');
+        out.push_str(&report_text::centers(p));
+    }
+    out
+}
+
+pub fn whogame(state: &GameState) -> String {
+    let mut out = String::from("Members:\n");
+    for m in &state.members {
+        let role = match m.role {
+            Role::Player => m.power.clone().unwrap_or_else(|| "player".into()),
+            Role::Observer => "observer".into(),
+            Role::Master => "master".into(),
+            Role::Standby => "stand-by".into(),
+        };
+        let flag = if m.abandoned { "  (abandoned)" } else { "" };
+        let _ = writeln!(out, "  {role:<10} {}{flag}", m.address);
+    }
+    out
+}
+
+pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
+    let mut out = format!("Summary of {}:\n", state.name);
+    for rec in tx.phases(game)? {
+        let after: PositionDoc = match serde_json::from_str(&rec.position_after) {
+            Ok(p) => p,
+            Err(_) => continue,
+        };
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for owner in after.owners.values() {
+            *counts.entry(owner.as_str()).or_default() += 1;
+        }
+        let list: Vec<String> = counts.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        let rb = if rec.rolled_back {
+            "  (rolled back)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {:<7} {}{rb}", rec.phase, list.join(", "));
+    }
+    Ok(out)
+}
+
+pub fn history(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
+    let mut out = format!("History of {}:\n\n", state.name);
+    for rec in tx.phases(game)? {
+        let (Ok(results), Ok(after), Ok(phase)) = (
+            serde_json::from_str::<Vec<ResultLine>>(&rec.results),
+            serde_json::from_str::<PositionDoc>(&rec.position_after),
+            rec.phase.parse::<Phase>(),
+        ) else {
+            continue;
+        };
+        if rec.rolled_back {
+            out.push_str("[rolled back]\n");
+        }
+        out.push_str(&report_text::results(
+            &state.name,
+            &phase,
+            &results,
+            &after,
+            "",
+        ));
+        out.push('\n');
+    }
+    Ok(out)
+}

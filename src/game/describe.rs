@@ -1,0 +1,64 @@
+//! Plain words for why an order is refused.
+
+use super::orders_check::OrderProblem;
+use crate::judge::Reason;
+use crate::map::{Map, Province};
+
+fn prov(map: &Map, p: Province) -> String {
+    format!("{} ({})", map.name(p), map.abbr(p).to_ascii_uppercase())
+}
+
+pub fn problem(map: &Map, at: Option<Province>, p: &OrderProblem) -> String {
+    let here = at
+        .map(|a| prov(map, a))
+        .unwrap_or_else(|| "that province".to_string());
+    match p {
+        OrderProblem::NoUnit => format!("there is no unit of yours to order in {here}"),
+        OrderProblem::NotYours => format!("the unit in {here} is not yours to command"),
+        OrderProblem::WrongPhase => "this kind of order cannot be given in this phase".to_string(),
+        OrderProblem::Illegal(r) => reason(map, r),
+    }
+}
+
+pub fn reason(map: &Map, r: &Reason) -> String {
+    use Reason::*;
+    let p = |x: &Province| prov(map, *x);
+    match r {
+        NoUnit { at } => format!("there is no unit in {}", p(at)),
+        ForeignUnit { owner } => format!(
+            "that unit belongs to {}",
+            map.powers()
+                .get(owner.0 as usize)
+                .map(|i| i.name.as_str())
+                .unwrap_or("another power")
+        ),
+        WrongPhase => "this kind of order cannot be given in this phase".into(),
+        NotAdjacent { to } => format!("{} is not next to the unit", p(to)),
+        ArmyToSea { to } => format!("an army cannot go to sea ({})", p(to)),
+        FleetInland { to } => format!("a fleet cannot go inland ({})", p(to)),
+        Impassable { to } => format!("no unit may enter {}", p(to)),
+        CoastUnreachable { to } => format!("the fleet cannot reach that coast of {}", p(to)),
+        CoastNeeded { to } => format!("say which coast of {}", p(to)),
+        MoveToSelf => "a unit cannot move to where it is".into(),
+        SupportSelf => "a unit cannot support itself".into(),
+        SupportUnreachable { to } => format!("the supporting unit cannot reach {}", p(to)),
+        SupportedMoveImpossible { to } => format!("the supported unit cannot reach {}", p(to)),
+        NoSupportedUnit { at } => format!("there is no unit in {} to support or convoy", p(at)),
+        ConvoyByArmy => "only a fleet can convoy".into(),
+        ConvoyFromCoast => "a fleet can only convoy from a sea".into(),
+        ConvoyOfFleet { at } => {
+            format!("only an army can be convoyed (not the fleet in {})", p(at))
+        }
+        ConvoyNotOnRoute => "this fleet is on no convoy route for that move".into(),
+        WrongUnitKind => "the unit there is of the other type".into(),
+        RetreatBlocked { to } => format!("the unit cannot retreat to {}", p(to)),
+        NotHomeCenter { at } => format!("{} is not one of your home centers", p(at)),
+        CenterNotOwned { at } => format!("you do not own {}", p(at)),
+        Occupied { at } => format!("{} is occupied", p(at)),
+        FleetBuildInland { at } => format!("a fleet cannot be built inland ({})", p(at)),
+        ArmyBuildAtSea { at } => format!("an army cannot be built there ({})", p(at)),
+        NoBuildsLeft => "you have no builds left".into(),
+        NoRemovalsLeft => "you have no more units to remove".into(),
+        other => format!("{other:?}"),
+    }
+}

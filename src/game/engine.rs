@@ -1,0 +1,290 @@
+//! The engine over the store: one mail's lines, or the clock, applied in one
+//! transaction together with every mail they cause.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use super::EngineError;
+use super::advance;
+use super::request::Line;
+use super::session::Session;
+use super::work::Work;
+use crate::store::{InboundId, InboundStatus, NewOutbox, Store, StoreError};
+
+/// What the engine needs to know about the judge it runs in.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// The judge code shown in subjects (`LEGT`).
+    pub judge_name: String,
+}
+
+impl Default for EngineConfig {
+    fn default() -> EngineConfig {
+        EngineConfig {
+            judge_name: "LEGT".to_string(),
+        }
+    }
+}
+
+/// What applying one mail did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The mail had been applied before: nothing was done this time.
+    pub duplicate: bool,
+    /// Lines refused; when non-zero, nothing but the reply was stored.
+    pub errors: usize,
+    /// Phases processed because of this mail (early processing, PROCESS).
+    pub processed: usize,
+    /// The reply queued to the sender (subject and body as queued).
+    pub reply_subject: String,
+    pub reply_body: String,
+}
+
+/// The closure result of a mail's transaction.
+enum Abort {
+    /// A player's mistake: roll everything back, then store only the reply.
+    Refused {
+        subject: String,
+        body: String,
+        game: Option<crate::store::GameId>,
+        errors: usize,
+    },
+    Failed(EngineError),
+}
+
+impl From<StoreError> for Abort {
+    fn from(e: StoreError) -> Abort {
+        Abort::Failed(e.into())
+    }
+}
+
+impl From<EngineError> for Abort {
+    fn from(e: EngineError) -> Abort {
+        Abort::Failed(e)
+    }
+}
+
+type SecretSource = Box<dyn FnMut() -> [u8; 32] + Send>;
+
+pub struct Engine {
+    store: Store,
+    config: EngineConfig,
+    secrets: SecretSource,
+}
+
+fn os_secret() -> [u8; 32] {
+    use rand::RngCore;
+    let mut b = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut b);
+    b
+}
+
+impl Engine {
+    /// Opens (creating and migrating if needed) the database at `path`.
+    pub fn open(path: impl AsRef<Path>, config: EngineConfig) -> Result<Engine, EngineError> {
+        Ok(Engine::new(Store::open(path)?, config))
+    }
+
+    pub fn new(store: Store, config: EngineConfig) -> Engine {
+        Engine {
+            store,
+            config,
+            secrets: Box::new(os_secret),
+        }
+    }
+
+    /// Replaces where lot secrets come from (tests make them reproducible).
+    pub fn set_secret_source(&mut self, source: impl FnMut() -> [u8; 32] + Send + 'static) {
+        self.secrets = Box::new(source);
+    }
+
+    pub fn store(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// Applies one mail from `sender`: its lines in order, in one transaction
+    /// with the reply and every mail it causes. If any line is refused, nothing
+    /// but the reply (listing the errors) is stored. With `inbound`, the mail's
+    /// stored row is marked processed in the same transaction, and a mail
+    /// already processed is not applied again (`Applied::duplicate`).
+    pub fn apply(
+        &mut self,
+        sender: &str,
+        lines: &[Line],
+        inbound: Option<InboundId>,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, EngineError> {
+        let secret = (self.secrets)();
+        let judge = self.config.judge_name.clone();
+        let result = self.store.transaction(|tx| -> Result<Applied, Abort> {
+            if let Some(id) = inbound
+                && tx.inbound_status(id)? != InboundStatus::Pending
+            {
+                return Ok(duplicate());
+            }
+            let mut work = Work::new(tx, now, &judge, inbound);
+            let mut session = Session::new(&mut work, sender, vec![secret]);
+            session.run(lines)?;
+            let (subject, body, game) = compose_reply(&session, &judge, lines.is_empty());
+            let (errors, processed) = (session.errors, session.processed);
+            drop(session);
+            if errors > 0 {
+                return Err(Abort::Refused {
+                    subject,
+                    body,
+                    game,
+                    errors,
+                });
+            }
+            work.send(sender, subject.clone(), body.clone(), game, true);
+            work.flush()?;
+            if let Some(id) = inbound {
+                tx.set_inbound_outcome(id, InboundStatus::Processed, "applied", now)?;
+            }
+            Ok(Applied {
+                duplicate: false,
+                errors: 0,
+                processed,
+                reply_subject: subject,
+                reply_body: body,
+            })
+        });
+        match result {
+            Ok(applied) => Ok(applied),
+            Err(Abort::Failed(e)) => Err(e),
+            Err(Abort::Refused {
+                subject,
+                body,
+                game,
+                errors,
+            }) => self
+                .store
+                .transaction(|tx| -> Result<Applied, EngineError> {
+                    if let Some(id) = inbound
+                        && tx.inbound_status(id)? != InboundStatus::Pending
+                    {
+                        return Ok(duplicate());
+                    }
+                    let recipients = [sender.to_string()];
+                    tx.queue_outbox(
+                        &NewOutbox {
+                            recipients: &recipients,
+                            subject: &subject,
+                            headers: &[],
+                            body: &body,
+                            message: None,
+                            in_reply_to: inbound,
+                            game,
+                        },
+                        now,
+                    )?;
+                    if let Some(id) = inbound {
+                        let outcome = format!("refused: {errors} error(s)");
+                        tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
+                    }
+                    Ok(Applied {
+                        duplicate: false,
+                        errors,
+                        processed: 0,
+                        reply_subject: subject,
+                        reply_body: body,
+                    })
+                }),
+        }
+    }
+
+    /// Does what the clock asks of every game whose deadline or grace has
+    /// passed at `now`: processing, late notices, civil disorder, abandonment.
+    /// Each game in its own transaction. Returns the phases processed.
+    pub fn process_due(&mut self, now: DateTime<Utc>) -> Result<usize, EngineError> {
+        let ids = self.store.transaction(|tx| tx.due_games(now))?;
+        let judge = self.config.judge_name.clone();
+        let mut total = 0;
+        for id in ids {
+            total += self.store.transaction(|tx| -> Result<usize, EngineError> {
+                let mut work = Work::new(tx, now, &judge, None);
+                let Some(key) = work.load_id(id)? else {
+                    return Ok(0);
+                };
+                let n = advance::due(&mut work, &key)?;
+                work.flush()?;
+                Ok(n)
+            })?;
+        }
+        Ok(total)
+    }
+
+    /// When `process_due` next has something to do (the daemon's alarm).
+    pub fn next_wakeup(&mut self) -> Result<Option<DateTime<Utc>>, EngineError> {
+        Ok(self.store.transaction(|tx| tx.next_deadline())?)
+    }
+}
+
+fn duplicate() -> Applied {
+    Applied {
+        duplicate: true,
+        errors: 0,
+        processed: 0,
+        reply_subject: String::new(),
+        reply_body: String::new(),
+    }
+}
+
+/// The reply to a mail: subject `[Error Flag] LEGT:game - S1901M` (the mail
+/// layer adds `Re: ` and the original subject), header lines, every line with
+/// what became of it, and the sender's current orders.
+fn compose_reply(
+    session: &Session<'_, '_, '_>,
+    judge: &str,
+    empty: bool,
+) -> (String, String, Option<crate::store::GameId>) {
+    let context = session.context_game();
+    let mut subject = String::new();
+    if session.errors > 0 {
+        subject.push_str("[Error Flag] ");
+    }
+    subject.push_str(judge);
+    let mut body = format!(":: Judge: {judge}");
+    if let Some((game, phase)) = &context {
+        subject.push(':');
+        subject.push_str(game);
+        body.push_str(&format!("  Game: {game}"));
+        if let Some(p) = phase {
+            subject.push_str(" - ");
+            subject.push_str(p);
+        }
+    }
+    body.push('\n');
+    let summary = session.order_summary();
+    if let Some((_, text)) = &summary
+        && let Some(first) = text.lines().next()
+    {
+        body.push_str(first);
+        body.push('\n');
+    }
+    body.push('\n');
+    if empty {
+        body.push_str("No commands were found in your mail.\n\n");
+        body.push_str(&super::answers::help());
+        body.push('\n');
+    }
+    for r in &session.reply {
+        body.push_str(r);
+        body.push_str("\n\n");
+    }
+    if session.errors > 0 {
+        body.push_str(&format!(
+            "Because of the {} error(s) above, nothing in this mail was applied.\n",
+            session.errors
+        ));
+    }
+    if let Some((_, text)) = summary {
+        let rest: Vec<&str> = text.lines().skip(1).collect();
+        if !rest.is_empty() {
+            body.push_str(&rest.join("\n"));
+            body.push('\n');
+        }
+    }
+    (subject, body, session.game_id())
+}

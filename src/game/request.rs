@@ -1,0 +1,104 @@
+//! What the engine is asked to do: one mail's lines, already parsed. The
+//! grammar produces them (see `from_grammar`); tests may build them directly.
+
+use chrono::{DateTime, Utc};
+
+use super::model::PressKind;
+use crate::orders::Order;
+use crate::phase::Phase;
+
+/// One line of a mail, as the engine receives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Line {
+    Command {
+        line: usize,
+        text: String,
+        request: Request,
+    },
+    Order {
+        line: usize,
+        text: String,
+        order: Order,
+    },
+    /// A line the grammar could not read: reported back, and the mail changes nothing.
+    Error {
+        line: usize,
+        text: String,
+        message: String,
+    },
+}
+
+impl Line {
+    pub fn number(&self) -> usize {
+        match self {
+            Line::Command { line, .. } | Line::Order { line, .. } | Line::Error { line, .. } => {
+                *line
+            }
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        match self {
+            Line::Command { text, .. } | Line::Order { text, .. } | Line::Error { text, .. } => {
+                text
+            }
+        }
+    }
+}
+
+/// A command, with dates already resolved to instants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// `CREATE ?game password [variant]`: the sender becomes its master.
+    Create {
+        game: String,
+        password: String,
+        variant: Option<String>,
+    },
+    /// `SIGNON ?game password` (`power: None`: join a forming game) or
+    /// `SIGNON <power>game password` / `SIGNON <power>@game password`.
+    /// The master signs on with the power `M` or `master`.
+    SignOn {
+        power: Option<String>,
+        game: String,
+        password: String,
+    },
+    Observe {
+        game: String,
+        password: String,
+    },
+    /// Powers, most wanted first; a group holds equal choices.
+    SetPreference(Vec<Vec<String>>),
+    SetTimezone(String),
+    SetWait(bool),
+    /// `SET DRAW [powers]` (`Some`, empty = every survivor) or `NO DRAW` (`None`).
+    SetDraw(Option<Vec<String>>),
+    SetConcede(Option<String>),
+    SetAbsence {
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    },
+    /// `PHASE S1901M`: the orders that follow are for that phase.
+    Phase(Phase),
+    List(Option<String>),
+    Summary(Option<String>),
+    History(Option<String>),
+    WhoGame(Option<String>),
+    Help,
+    Version,
+    Resign,
+    // Master commands.
+    Process,
+    Rollback(Option<Phase>),
+    Pause,
+    Resume,
+    Terminate,
+    ForceBegin,
+    SetDeadline(DateTime<Utc>),
+    SetNmr(bool),
+    SetPress(PressKind),
+    SetPartial(bool),
+    SetRules(String),
+    /// A command the engine does not carry out yet; answered as such.
+    Unsupported(String),
+}
