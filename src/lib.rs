@@ -16,3 +16,4 @@ pub mod judge;
 pub mod game;
 pub mod grammar;
 pub mod store;
+pub mod report;

@@ -1,0 +1,288 @@
+//! One processed phase, as every report of it is built from: the orders and how
+//! they fared, the units dislodged and where they may go, the supply centers and
+//! what comes next. Names are resolved here once, so the writers only lay out.
+//!
+//! A report for one recipient is the model seen through a [`View`]
+//! (see `view.rs`): the view removes what the recipient may not see, and the text
+//! and the picture are drawn from what is left.
+
+use chrono::{DateTime, Utc};
+
+use super::names;
+use super::why;
+use crate::judge::{Adjudication, Position, Resolution, Unit, Verdict, retreat_options};
+use crate::map::{Location, Map, Power, Province};
+use crate::orders::Order;
+use crate::phase::{Phase, PhaseKind, Season};
+
+/// Who the report is about: the game, the judge, and where this phase stands in
+/// the game's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The game's name (`game001`).
+    pub game: String,
+    /// The judge's name, printed on the `:: Judge:` line.
+    pub judge: String,
+    /// The variant's name (`Standard`).
+    pub variant: String,
+    /// The number of this results listing within the game: 1 for the first phase.
+    pub seq: u32,
+}
+
+/// One order and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedOrder {
+    pub resolution: Resolution,
+    /// The power's name (`France`).
+    pub power_name: String,
+    /// The unit the order was for, as it stood before the phase (`None` for a build,
+    /// a waiver, or an order to a province where no unit stood).
+    pub unit: Option<Unit>,
+    /// The order in results form, without power and full stop:
+    /// `Army Paris -> Burgundy`, `Builds Army Paris`, `Build waived`.
+    pub text: String,
+    /// For a convoyed move: the provinces of the convoying fleets, in route order.
+    pub convoy_route: Vec<Province>,
+    /// The result marker without its stars (`bounce`, `cut, dislodged`), or `None` for
+    /// an order that did what it said.
+    pub marker: Option<String>,
+    /// Why a failed order failed, in plain words.
+    pub why: Option<String>,
+}
+
+impl ResolvedOrder {
+    pub fn power(&self) -> Power {
+        self.resolution.power
+    }
+
+    /// Did the order fail (anything but a plain success)?
+    pub fn failed(&self) -> bool {
+        !matches!(self.resolution.verdict, Verdict::Ok | Verdict::Disband)
+    }
+}
+
+/// A unit dislodged this phase, with every place it may retreat to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DislodgedUnit {
+    pub unit: Unit,
+    /// Where the attack came from.
+    pub attacker_from: Province,
+    /// Empty: the unit has nowhere to go and is destroyed.
+    pub options: Vec<Location>,
+}
+
+/// One power's supply centers and units after the phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PowerSummary {
+    pub power: Power,
+    pub name: String,
+    /// Owned supply centers, by full name.
+    pub centers: Vec<Province>,
+    pub units: usize,
+    /// Builds (positive) or removals (negative) due at the next adjustment.
+    pub adjustment: i32,
+}
+
+/// What comes after this phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextPhase {
+    pub phase: Phase,
+    /// `None`: no deadline set (the game waits, or the master processes by hand).
+    pub deadline: Option<DateTime<Utc>>,
+}
+
+/// A processed phase: the one structure every report is built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseReport {
+    pub info: GameInfo,
+    pub phase: Phase,
+    /// Every order, sorted by power, then as the power's units stand.
+    pub orders: Vec<ResolvedOrder>,
+    /// Units that must retreat (or were destroyed for want of a retreat).
+    pub dislodged: Vec<DislodgedUnit>,
+    /// Powers with centers or units after the phase, in map order.
+    pub powers: Vec<PowerSummary>,
+    /// Supply centers nobody owns.
+    pub unowned: Vec<Province>,
+    /// Show the supply-center table: at the end of a year's fighting.
+    pub show_centers: bool,
+    /// `None` when the game is over.
+    pub next: Option<NextPhase>,
+    /// The board before and after the phase (for the picture).
+    pub before: Position,
+    pub after: Position,
+    /// Lines a view adds for one recipient (a variant's private notices).
+    pub notices: Vec<String>,
+}
+
+/// What the engine knows about a phase besides the adjudication.
+#[derive(Clone, Debug)]
+pub struct PhaseInput<'a> {
+    pub info: GameInfo,
+    pub before: &'a Position,
+    pub adjudication: &'a Adjudication,
+    /// Deadline of the next phase; `None` if there is none (or the game is over).
+    pub deadline: Option<DateTime<Utc>>,
+    /// The game ended with this phase (a solo, a draw): no next phase is announced.
+    pub game_over: bool,
+}
+
+impl PhaseReport {
+    /// Builds the model of one processed phase.
+    pub fn build(map: &Map, input: &PhaseInput<'_>) -> PhaseReport {
+        let before = input.before;
+        let after = &input.adjudication.after;
+        let resolutions = &input.adjudication.resolutions;
+        let mut orders: Vec<ResolvedOrder> = resolutions
+            .iter()
+            .map(|r| resolve_one(map, before, resolutions, r))
+            .collect();
+        sort_orders(map, before.phase.kind, &mut orders);
+        let dislodged = dislodged_units(map, before.phase.kind, after);
+        let (powers, unowned) = summaries(map, after);
+        PhaseReport {
+            info: input.info.clone(),
+            phase: before.phase,
+            orders,
+            dislodged,
+            powers,
+            unowned,
+            show_centers: year_ends(before.phase, after.phase),
+            next: (!input.game_over).then_some(NextPhase {
+                phase: after.phase,
+                deadline: input.deadline,
+            }),
+            before: before.clone(),
+            after: after.clone(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// The orders that failed, for the "why" section.
+    pub fn failures(&self) -> impl Iterator<Item = &ResolvedOrder> {
+        self.orders.iter().filter(|o| o.why.is_some())
+    }
+}
+
+/// The centers change hands after the fall fighting: the table is shown when the
+/// next phase is no longer in the fall.
+fn year_ends(played: Phase, next: Phase) -> bool {
+    played.season == Season::Fall && (next.season != Season::Fall || next.year != played.year)
+}
+
+fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution) -> ResolvedOrder {
+    let unit = r.order.unit().and_then(|spec| {
+        let p = spec.province();
+        match r.order {
+            Order::Build { .. } => None,
+            _ if before.phase.kind == PhaseKind::Retreat => {
+                before.dislodged_at(p).map(|d| d.unit)
+            }
+            _ => before.unit_at(p).copied(),
+        }
+    });
+    let convoy_route = match r.order {
+        Order::Move {
+            unit: spec,
+            to,
+            via_convoy: true,
+        } if before.phase.kind == PhaseKind::Movement => {
+            names::convoy_route(map, all, spec.province(), to.province)
+        }
+        _ => Vec::new(),
+    };
+    let text = names::order_text(map, before, &r.order, &convoy_route);
+    let marker = marker(r);
+    let why = why::explain(map, before, all, r, &text);
+    ResolvedOrder {
+        resolution: *r,
+        power_name: names::power_name(map, r.power),
+        unit,
+        text,
+        convoy_route,
+        marker,
+        why,
+    }
+}
+
+/// The judge's marker, or none for an order carried out. A disband that was
+/// ordered (or defaulted) is carried out, not a failure.
+fn marker(r: &Resolution) -> Option<String> {
+    let carried_out = match r.verdict {
+        Verdict::Ok => true,
+        Verdict::Disband => matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
+        _ => false,
+    };
+    if carried_out && !r.dislodged {
+        return None;
+    }
+    Some(r.result_text())
+}
+
+/// Orders by power, then by the full name of the unit's province (builds and
+/// waivers keep the order they were given in, after the power's other lines).
+fn sort_orders(map: &Map, kind: PhaseKind, orders: &mut [ResolvedOrder]) {
+    let key = |o: &ResolvedOrder| {
+        let place = match (kind, o.resolution.order) {
+            (PhaseKind::Adjustment, _) | (_, Order::Waive) => String::new(),
+            (_, order) => order
+                .unit()
+                .map(|u| map.name(u.province()).to_string())
+                .unwrap_or_default(),
+        };
+        (o.resolution.power, place)
+    };
+    orders.sort_by_key(key);
+}
+
+fn dislodged_units(map: &Map, kind: PhaseKind, after: &Position) -> Vec<DislodgedUnit> {
+    if kind != PhaseKind::Movement {
+        return Vec::new();
+    }
+    let retreats_next = after.phase.kind == PhaseKind::Retreat;
+    let mut out: Vec<DislodgedUnit> = after
+        .dislodged
+        .iter()
+        .map(|d| DislodgedUnit {
+            unit: d.unit,
+            attacker_from: d.attacker_from,
+            options: if retreats_next {
+                let mut options = retreat_options(map, after, d);
+                options.sort_by_key(|l| map.location_name(*l));
+                options
+            } else {
+                Vec::new()
+            },
+        })
+        .collect();
+    out.sort_by_key(|d| (d.unit.power, map.name(d.unit.province()).to_string()));
+    out
+}
+
+fn summaries(map: &Map, after: &Position) -> (Vec<PowerSummary>, Vec<Province>) {
+    let by_name = |list: &mut Vec<Province>| list.sort_by_key(|p| map.name(*p).to_string());
+    let mut powers = Vec::new();
+    for i in 0..map.powers().len() {
+        let power = Power(i as u8);
+        let mut centers: Vec<Province> = after.centers_of(power).iter().collect();
+        let units = after.unit_count(power);
+        if centers.is_empty() && units == 0 {
+            continue;
+        }
+        by_name(&mut centers);
+        powers.push(PowerSummary {
+            power,
+            name: names::power_name(map, power),
+            adjustment: centers.len() as i32 - units as i32,
+            centers,
+            units,
+        });
+    }
+    let mut unowned: Vec<Province> = map
+        .supply_centers()
+        .iter()
+        .filter(|p| after.owner(*p).is_none())
+        .collect();
+    by_name(&mut unowned);
+    (powers, unowned)
+}
