@@ -12,3 +12,7 @@ pub mod compose;
 pub use compose::{
     AutoSubmitted, ComposeError, OutgoingMail, RenderedMail, SubjectTag, render, reply_subject,
 };
+pub mod inbound;
+pub mod outbound;
+pub use inbound::{Inbound, InboundError, InboundMail, MailKey, Wake};
+pub use outbound::{Outbound, SendError, Sent};

@@ -1,0 +1,117 @@
+//! Reading mail sent to the judge: from an IMAP mailbox or a local Maildir.
+//!
+//! The caller fetches, stores each raw mail, applies it, commits its transaction, and
+//! only then calls `commit` for that mail: a crash in between leaves the mail unread,
+//! so it is fetched again (and recognised by its Message-ID) rather than lost.
+
+pub mod imap;
+pub mod maildir;
+
+use std::time::Duration;
+
+pub use imap::{Backoff, ImapInbound};
+pub use maildir::MaildirInbound;
+
+use crate::config::InboundConfig;
+use crate::mail::ingest::{Envelope, IngestError, IngestOptions, ingest_sized};
+
+/// Identifies a fetched mail to its source, for `commit`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum MailKey {
+    Imap { uid_validity: u32, uid: u32 },
+    Maildir { name: String },
+}
+
+/// One mail as fetched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboundMail {
+    pub key: MailKey,
+    /// The whole mail, or only its header when `size` is over the limit.
+    pub raw: Vec<u8>,
+    /// Size of the whole mail in bytes.
+    pub size: usize,
+}
+
+impl InboundMail {
+    pub fn envelope(&self, opts: &IngestOptions) -> Result<Envelope, IngestError> {
+        ingest_sized(&self.raw, self.size, opts)
+    }
+}
+
+/// What ended a wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wake {
+    /// New mail may be waiting.
+    NewMail,
+    /// The time ran out (or the server is unreachable and the wait stood in for the
+    /// pause before the next attempt).
+    Timeout,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InboundError {
+    #[error("cannot connect to {server}: {reason}")]
+    Connect { server: String, reason: String },
+    #[error("login to {server} refused: {reason}")]
+    Login { server: String, reason: String },
+    #[error("IMAP: {0}")]
+    Imap(String),
+    #[error("no answer from the server within {0:?}")]
+    Timeout(Duration),
+    #[error("server unavailable; next attempt in {retry_in:?}")]
+    Unavailable { retry_in: Duration },
+    #[error("mail {0:?} is no longer in the mailbox")]
+    Gone(MailKey),
+    #[error("{0}")]
+    Tls(String),
+    #[error("maildir {path}: {reason}")]
+    Maildir { path: String, reason: String },
+}
+
+/// The configured way in.
+#[derive(Debug)]
+pub enum Inbound {
+    Imap(Box<ImapInbound>),
+    Maildir(MaildirInbound),
+}
+
+impl Inbound {
+    /// Prepares the source; an IMAP server is contacted on first use.
+    pub fn from_config(config: &InboundConfig, max_bytes: usize) -> Result<Self, InboundError> {
+        match config {
+            InboundConfig::Imap(c) => Ok(Inbound::Imap(Box::new(ImapInbound::new(
+                c.clone(),
+                max_bytes,
+            )?))),
+            InboundConfig::Maildir(m) => Ok(Inbound::Maildir(MaildirInbound::open(
+                &m.path,
+                m.poll_seconds,
+                max_bytes,
+            )?)),
+        }
+    }
+
+    /// Every mail not yet committed, oldest first.
+    pub async fn fetch(&mut self) -> Result<Vec<InboundMail>, InboundError> {
+        match self {
+            Inbound::Imap(i) => i.fetch().await,
+            Inbound::Maildir(m) => m.fetch(),
+        }
+    }
+
+    /// Marks a mail as done (seen, moved, or moved to `cur/`).
+    pub async fn commit(&mut self, key: &MailKey) -> Result<(), InboundError> {
+        match self {
+            Inbound::Imap(i) => i.commit(key).await,
+            Inbound::Maildir(m) => m.commit(key),
+        }
+    }
+
+    /// Waits up to `timeout` for new mail.
+    pub async fn wait(&mut self, timeout: Duration) -> Result<Wake, InboundError> {
+        match self {
+            Inbound::Imap(i) => i.wait(timeout).await,
+            Inbound::Maildir(m) => m.wait(timeout).await,
+        }
+    }
+}
