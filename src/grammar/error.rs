@@ -61,11 +61,6 @@ impl GrammarError {
         self
     }
 
-    pub(crate) fn at_line(mut self, line: usize) -> Self {
-        self.line = line;
-        self
-    }
-
     /// The message without the `line N, col M:` prefix, as check-orders prints it
     /// next to a separate column field.
     pub fn detail(&self) -> String {

@@ -7,16 +7,30 @@
 //! `grammar/legate.ebnf`; `grammar/examples/` holds lines and what they must give.
 //!
 //! Layout: `lexer` (tokens, nom), `lexicon` (provinces, coasts, powers,
-//! suggestions), `order` (orders), `canonical` (printing), `error`.
+//! suggestions), `order` (orders), `variant` (variant orders), `command` (judge
+//! commands), `date` (njudge dates), `body` (mail-body structure), `canonical`
+//! (printing), `error`.
 
+mod body;
 mod canonical;
+mod command;
 mod date;
 mod error;
 mod lexer;
 mod lexicon;
 mod order;
+mod variant;
 
+pub use body::{
+    Body, BodyLine, Entry, Ignored, OrderItem, entry_canonical, item_canonical, parse_body,
+    parse_body_in,
+};
 pub use canonical::{canonical, canonical_parsed};
+pub use command::{
+    ClockSetting, Command, Condition, DiaryAction, PressColor, PressSetting, PressTo, RulesEdition,
+    Seat, command_canonical,
+};
 pub use date::{DateSpec, Zone, parse_date, parse_zone_name};
 pub use error::{ErrorKind, GrammarError};
 pub use order::{ParsedOrder, parse_order, parse_order_in};
+pub use variant::{Country, VariantOrder, variant_canonical};

@@ -1,0 +1,451 @@
+//! A mail body, line by line: which lines are orders, which are commands, which
+//! are ignored and which are errors. One bad line never hides the others.
+//!
+//! ```text
+//! body     = {line} ;  ended by SIGNOFF or a "-- " signature line
+//! line     = blank | quoted | comment | command | order-list | variant-line
+//!          | block-text ;  "\\" splits one physical line into several
+//! ```
+//! Before the first command or order, lines that do not look like either are
+//! ignored (greetings, pasted headers). `//` starts a comment outside blocks.
+
+use crate::map::{Map, Power};
+use crate::phase::Phase;
+
+use super::canonical::canonical_parsed;
+use super::command::{self, Block, Command, command_canonical};
+use super::error::{ErrorKind, GrammarError};
+use super::lexer::{Cursor, Kind, Line};
+use super::lexicon;
+use super::order::{self, Ctx, ParsedOrder, order_line, strip_result_marker};
+use super::variant::{VariantOrder, is_variant_line, variant_canonical, variant_line};
+
+/// An order found in a body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderItem {
+    Order(ParsedOrder),
+    /// A variant order, with the power prefix the line gave (or the `FOR` block's power).
+    Variant {
+        power: Option<Power>,
+        order: VariantOrder,
+    },
+}
+
+/// Why a line was not read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ignored {
+    Blank,
+    /// Only a `//` comment.
+    Comment,
+    /// A `>` quoted reply line.
+    Quoted,
+    /// Neither command nor order, before the first command (greetings, headers).
+    Preamble,
+    /// The `-- ` line that starts a signature.
+    Signature,
+    /// After `SIGNOFF` or the signature.
+    AfterEnd,
+}
+
+/// What one (logical) line of the body is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// One or more orders (`,`/`;` separate several on a line).
+    Orders(Vec<OrderItem>),
+    /// A command. A block command (`PRESS`, `REGISTER`, `MAP`, `PROPOSE`) holds
+    /// the text of its whole block.
+    Command(Command),
+    /// A line inside a block, or the line that closes it.
+    BlockText,
+    Ignored(Ignored),
+    /// The line's error; `orders` are the other orders of the line that did parse.
+    Error {
+        error: GrammarError,
+        orders: Vec<OrderItem>,
+    },
+}
+
+/// One logical line: its 1-based line number in the body, its text and what it is.
+/// A physical line split by `\\` gives several, with the same number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BodyLine {
+    pub line: usize,
+    pub text: String,
+    pub entry: Entry,
+    /// The phase the line's orders are for: from the last `PHASE` command, else
+    /// the phase the body was read for.
+    pub phase: Option<Phase>,
+}
+
+/// A parsed mail body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Body {
+    pub lines: Vec<BodyLine>,
+}
+
+impl Body {
+    /// Every error, in line order.
+    pub fn errors(&self) -> impl Iterator<Item = &GrammarError> {
+        self.lines.iter().filter_map(|l| match &l.entry {
+            Entry::Error { error, .. } => Some(error),
+            _ => None,
+        })
+    }
+
+    /// Every command, in order.
+    pub fn commands(&self) -> impl Iterator<Item = &Command> {
+        self.lines.iter().filter_map(|l| match &l.entry {
+            Entry::Command(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// Every order that parsed, in order (also the good ones of a line with an error).
+    pub fn orders(&self) -> impl Iterator<Item = &OrderItem> {
+        self.lines.iter().flat_map(|l| match &l.entry {
+            Entry::Orders(v) | Entry::Error { orders: v, .. } => v.as_slice(),
+            _ => &[],
+        })
+    }
+}
+
+/// Reads a mail body with no phase known (`D` after a unit is a disband).
+pub fn parse_body(map: &Map, text: &str) -> Body {
+    parse_body_in(map, text, None)
+}
+
+/// Reads a mail body for a game in `phase` (`D` means remove in adjustments).
+pub fn parse_body_in(map: &Map, text: &str, phase: Option<Phase>) -> Body {
+    let mut r = Reader {
+        map,
+        phase,
+        power: None,
+        started: false,
+        ended: false,
+        block: None,
+        body: Body::default(),
+    };
+    for (i, raw) in text.split('\n').enumerate() {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        r.physical_line(i + 1, raw);
+    }
+    r.close_open_block();
+    r.body
+}
+
+/// An open block: which, the index of its opening line, and its text so far.
+struct OpenBlock {
+    kind: Block,
+    at: usize,
+    text: Vec<String>,
+}
+
+struct Reader<'m> {
+    map: &'m Map,
+    phase: Option<Phase>,
+    /// The power of an open `FOR` block (Masters Rules).
+    power: Option<Power>,
+    /// A command or order has been read: unknown lines are errors from now on.
+    started: bool,
+    ended: bool,
+    block: Option<OpenBlock>,
+    body: Body,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, line: usize, text: &str, entry: Entry) {
+        self.body.lines.push(BodyLine {
+            line,
+            text: text.to_string(),
+            entry,
+            phase: self.phase,
+        });
+    }
+
+    fn physical_line(&mut self, n: usize, raw: &str) {
+        if self.ended {
+            return self.push(n, raw, Entry::Ignored(Ignored::AfterEnd));
+        }
+        let trimmed = raw.trim();
+        if trimmed == "--" {
+            self.ended = true;
+            return self.push(n, raw, Entry::Ignored(Ignored::Signature));
+        }
+        if self.block.is_some() {
+            return self.block_line(n, raw);
+        }
+        if trimmed.starts_with('>') {
+            return self.push(n, raw, Entry::Ignored(Ignored::Quoted));
+        }
+        let mut offset = 0;
+        for seg in raw.split("\\\\") {
+            if self.ended {
+                break;
+            }
+            if self.block.is_some() {
+                self.block_line(n, seg);
+            } else {
+                self.logical_line(n, seg, offset);
+            }
+            offset += seg.chars().count() + 2;
+        }
+    }
+
+    fn block_line(&mut self, n: usize, raw: &str) {
+        let Some(b) = self.block.as_mut() else { return };
+        let first = raw
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let first = first.trim_end_matches('.');
+        if b.kind.closers().contains(&first) {
+            self.close_block();
+        } else {
+            b.text.push(raw.to_string());
+        }
+        self.push(n, raw, Entry::BlockText);
+    }
+
+    fn close_block(&mut self) {
+        let Some(b) = self.block.take() else { return };
+        let lines: Vec<&str> = b.text.iter().map(String::as_str).collect();
+        if let Some(Entry::Command(c)) = self.body.lines.get_mut(b.at).map(|l| &mut l.entry) {
+            c.fill_block(&lines);
+        }
+    }
+
+    /// Text blocks (press, diary) run to the end of the body when not closed, as
+    /// on the classic judges; the others must be closed.
+    fn close_open_block(&mut self) {
+        let Some(b) = self.block.as_ref() else { return };
+        let (kind, at) = (b.kind, b.at);
+        self.close_block();
+        if kind == Block::Press {
+            return;
+        }
+        if let Some(l) = self.body.lines.get_mut(at) {
+            let closer = kind.closers()[0].to_uppercase();
+            let word = l.text.split_whitespace().next().unwrap_or("").to_string();
+            let mut e = GrammarError::new(
+                ErrorKind::Block,
+                Some(1),
+                &word,
+                &format!("{} without {closer}", word.to_uppercase()),
+            );
+            e.line = l.line;
+            l.entry = Entry::Error {
+                error: e,
+                orders: Vec::new(),
+            };
+        }
+    }
+
+    fn logical_line(&mut self, n: usize, seg: &str, offset: usize) {
+        let (code, comment) = match seg.find("//") {
+            Some(i) => (&seg[..i], true),
+            None => (seg, false),
+        };
+        if code.trim().is_empty() {
+            let why = if comment {
+                Ignored::Comment
+            } else {
+                Ignored::Blank
+            };
+            return self.push(n, seg, Entry::Ignored(why));
+        }
+        let code = strip_result_marker(code);
+        let line = Line::new(code);
+        let fix = |mut e: GrammarError| {
+            e.line = n;
+            e.column = e.column.map(|c| c + offset);
+            e
+        };
+        let entry = match self.read(&line) {
+            Read::Entry(e) => e,
+            Read::Error(e, orders) => {
+                if !self.started && orders.is_empty() && !looks_like_order(self.map, &line) {
+                    Entry::Ignored(Ignored::Preamble)
+                } else {
+                    Entry::Error {
+                        error: fix(e),
+                        orders,
+                    }
+                }
+            }
+        };
+        if matches!(entry, Entry::Orders(_) | Entry::Command(_)) {
+            self.started = true;
+        }
+        if let Entry::Command(c) = &entry {
+            self.after_command(c);
+        }
+        self.push(n, seg, entry);
+        if let Some(b) = self.block.as_mut() {
+            if b.at == usize::MAX {
+                b.at = self.body.lines.len() - 1;
+            }
+        }
+    }
+
+    fn after_command(&mut self, c: &Command) {
+        match c {
+            Command::Signoff => self.ended = true,
+            Command::Phase(p) => self.phase = Some(*p),
+            Command::For(p) => self.power = Some(*p),
+            Command::EndFor => self.power = None,
+            _ => {}
+        }
+        if let Some(kind) = c.block() {
+            self.block = Some(OpenBlock {
+                kind,
+                at: usize::MAX,
+                text: Vec::new(),
+            });
+        }
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            map: self.map,
+            phase: self.phase.map(|p| p.kind),
+        }
+    }
+
+    fn read(&self, line: &Line) -> Read {
+        let ctx = self.ctx();
+        let mut cur = Cursor::new(line);
+        if cur.word().is_some_and(command::is_command_word) {
+            let save = cur.pos;
+            match command::command(&ctx, &mut cur) {
+                Ok(Some(c)) => return Read::Entry(Entry::Command(c)),
+                Ok(None) => cur.pos = save,
+                Err(e) => return Read::Error(e, Vec::new()),
+            }
+        }
+        if is_variant_line(&ctx, &cur) {
+            return match variant_line(&ctx, &mut cur)
+                .and_then(|r| order::end_of_order(&cur, "the order").map(|_| r))
+            {
+                Ok((power, order)) => Read::Entry(Entry::Orders(vec![OrderItem::Variant {
+                    power: power.or(self.power),
+                    order,
+                }])),
+                Err(e) => Read::Error(e, Vec::new()),
+            };
+        }
+        self.order_list(&ctx, &mut cur)
+    }
+
+    /// `order-list = order-line {("," | ";") order-line} [","|";"]`
+    fn order_list(&self, ctx: &Ctx, cur: &mut Cursor) -> Read {
+        let mut orders = Vec::new();
+        let mut first_err: Option<GrammarError> = None;
+        loop {
+            match order_line(ctx, cur) {
+                Ok(mut p) => {
+                    p.power = p.power.or(self.power);
+                    orders.push(OrderItem::Order(p));
+                    if !cur.at_end() && !cur.is_kind(Kind::Comma) && !cur.is_kind(Kind::Semi) {
+                        let e = order::end_of_order(cur, "the order").err();
+                        first_err = first_err.or(e);
+                    }
+                }
+                Err(e) => {
+                    first_err = first_err.or(Some(unknown_command(&e, cur)));
+                }
+            }
+            // On to the next separator, whatever happened.
+            while !cur.at_end() && !cur.is_kind(Kind::Comma) && !cur.is_kind(Kind::Semi) {
+                cur.bump();
+            }
+            while cur.eat(Kind::Comma) || cur.eat(Kind::Semi) {}
+            if cur.at_end() {
+                break;
+            }
+        }
+        match first_err {
+            Some(e) => Read::Error(e, orders),
+            None => Read::Entry(Entry::Orders(orders)),
+        }
+    }
+}
+
+enum Read {
+    Entry(Entry),
+    Error(GrammarError, Vec<OrderItem>),
+}
+
+/// An unknown first word close to a command word reads better as a misspelt
+/// command than as an unknown province.
+fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
+    if e.kind == ErrorKind::UnknownProvince
+        && e.column == cur.line.toks.first().map(|t| t.col as usize)
+        && e.suggestion.is_none()
+    {
+        if let Some(w) = cur
+            .line
+            .toks
+            .first()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| cur.line.norm_of(t))
+        {
+            if let Some(s) = lexicon::suggest_keyword(w, command::COMMAND_WORDS) {
+                let found = cur.line.raw_of(&cur.line.toks[0]);
+                return GrammarError::new(
+                    ErrorKind::Expected,
+                    e.column,
+                    found,
+                    "a command or an order",
+                )
+                .with_suggestion(Some(s));
+            }
+        }
+    }
+    e.clone()
+}
+
+/// Does the line begin like an order (unit type, power, province or order verb)?
+fn looks_like_order(map: &Map, line: &Line) -> bool {
+    let Some(t) = line.toks.first() else {
+        return false;
+    };
+    if t.kind != Kind::Word {
+        return false;
+    }
+    let w = line.norm_of(t);
+    matches!(
+        w,
+        "a" | "army" | "f" | "fleet" | "build" | "remove" | "disband" | "waive"
+    ) || map.power(w).is_some()
+        || map.lookup(w).is_some()
+        || (w.len() >= lexicon::MIN_PREFIX && map.spellings().iter().any(|(s, _)| s.starts_with(w)))
+}
+
+/// The canonical form of an order item.
+pub fn item_canonical(map: &Map, item: &OrderItem) -> String {
+    match item {
+        OrderItem::Order(p) => canonical_parsed(map, p),
+        OrderItem::Variant { power, order } => {
+            let o = variant_canonical(map, order);
+            match power {
+                Some(p) => format!("{}: {o}", lexicon::power_name(map, *p)),
+                None => o,
+            }
+        }
+    }
+}
+
+/// The canonical form of an entry's content (`None` for ignored and block lines).
+pub fn entry_canonical(map: &Map, entry: &Entry) -> Option<String> {
+    match entry {
+        Entry::Orders(v) => Some(
+            v.iter()
+                .map(|i| item_canonical(map, i))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        Entry::Command(c) => Some(command_canonical(map, c)),
+        _ => None,
+    }
+}

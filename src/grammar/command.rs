@@ -1,0 +1,1231 @@
+//! Judge commands (njudge and DPjudge compatible), one per line. Block commands
+//! (`PRESS` ... `ENDPRESS`, `REGISTER` ... `END`) carry the block's text, which the
+//! mail-body reader collects (see `body`).
+//!
+//! Every command has a canonical form (its `Display`), with passwords shown as `****`.
+
+use std::fmt;
+
+use chrono::NaiveTime;
+use chrono_tz::Tz;
+
+use crate::map::{Map, Power};
+use crate::phase::{Phase, PhaseKind, Season};
+
+use super::date::{DateSpec, parse_date, parse_zone_name};
+use super::error::{ErrorKind, GrammarError};
+use super::lexer::{Cursor, Kind};
+use super::lexicon::{self, suggest_keyword};
+use super::order::{Ctx, foreign_unit, power_word};
+
+/// How a player names the seat in `SIGNON`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// `SIGNON Fmygame pw`: njudge's one-letter power initial (`M` master, `O` observer).
+    Initial(char),
+    /// `SIGNON France@mygame pw`
+    Power(Power),
+    /// `SIGNON ?mygame pw`: join a game that is forming.
+    Join,
+}
+
+/// Who may read a press message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PressTo {
+    All,
+    Powers(Vec<Power>),
+    AllBut(Vec<Power>),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PressColor {
+    White,
+    Grey,
+}
+
+/// `SET PRESS WHITE|GREY|NONE`
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PressSetting {
+    White,
+    Grey,
+    None,
+}
+
+/// `SET RULES 2023|2000|1971`: the rulebook edition where editions differ.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RulesEdition {
+    R1971,
+    R2000,
+    R2023,
+}
+
+/// `SET MOVE|RETREAT|ADJUST <field> <value>`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockSetting {
+    /// `CLOCK 23:30` (deadlines fall at that time of day) or `CLOCK -1` (none).
+    Clock(Option<NaiveTime>),
+    /// `NEXT 48` hours from the last processing to the next deadline (in minutes).
+    Next(u32),
+    /// `GRACE 72` hours of grace after the deadline (in minutes).
+    Grace(u32),
+    /// `DAYS -MTWTF-`: the days a deadline may fall on, Sunday first (bit 0 = Sunday).
+    Days(u8),
+}
+
+/// A condition of `IF <condition>`: an expression over the units on the board
+/// when the orders are resolved (`IF Par AND NOT F Bre`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// The power has a unit at this location (type checked when given).
+    Unit(crate::orders::UnitSpec),
+    Not(Box<Condition>),
+    And(Box<Condition>, Box<Condition>),
+    Or(Box<Condition>, Box<Condition>),
+}
+
+/// `DIARY` sub-commands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiaryAction {
+    /// `DIARY` or `DIARY RECORD`: the following text, up to `ENDPRESS`, is the entry.
+    Record(String),
+    List,
+    Read(u32),
+    Delete(u32),
+}
+
+/// One judge command. The engine matches on it directly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Command {
+    // -- player and account --------------------------------------------------------
+    Signon {
+        seat: Seat,
+        game: String,
+        password: String,
+    },
+    /// Ends the mail: nothing after it is read.
+    Signoff,
+    Create {
+        game: String,
+        password: String,
+        variant: Option<String>,
+        options: Vec<String>,
+    },
+    Join {
+        game: Option<String>,
+        password: Option<String>,
+    },
+    Observe {
+        game: String,
+        password: String,
+    },
+    Resign,
+    /// `REGISTER` ... `END`: the `key: value` lines of the block.
+    Register(Vec<(String, String)>),
+    SetPassword(String),
+    /// `SET ADDRESS [address]` (none: the mail's sender).
+    SetAddress(Option<String>),
+    /// Groups in order of preference; powers in one group are equally wanted.
+    SetPreference(Vec<Vec<Power>>),
+    SetTimezone(Tz),
+    // -- game ----------------------------------------------------------------------
+    List(Option<String>),
+    History {
+        game: Option<String>,
+        from: Option<DateSpec>,
+        to: Option<DateSpec>,
+    },
+    Summary(Option<String>),
+    Whogame(Option<String>),
+    Help,
+    Get(String),
+    Version,
+    /// `SET WAIT` (true) / `SET NOWAIT` (false).
+    SetWait(bool),
+    /// `SET DRAW [powers]`: empty means any draw including this power.
+    SetDraw(Vec<Power>),
+    SetNoDraw,
+    SetConcede(Power),
+    SetNoConcede,
+    SetAbsence {
+        from: DateSpec,
+        to: Option<DateSpec>,
+    },
+    Press {
+        to: PressTo,
+        color: Option<PressColor>,
+        text: String,
+    },
+    Broadcast {
+        text: String,
+    },
+    Diary(DiaryAction),
+    /// Orders that follow are for this phase.
+    Phase(Phase),
+    If(Condition),
+    Else,
+    EndIf,
+    // -- Master --------------------------------------------------------------------
+    Process(Option<Phase>),
+    Predict,
+    Rollback(Option<Phase>),
+    Pause,
+    Resume,
+    Terminate,
+    /// A power or an address.
+    Eject(String),
+    Become(Power),
+    ForceBegin,
+    SetDeadline(DateSpec),
+    SetGrace(DateSpec),
+    SetClock {
+        phase: PhaseKind,
+        setting: ClockSetting,
+    },
+    SetNmr(bool),
+    SetPress(PressSetting),
+    SetPartial(bool),
+    SetVariant(String),
+    SetRules(RulesEdition),
+    Promote(String),
+    // -- variants ------------------------------------------------------------------
+    /// Masters Rules: orders that follow (without a power prefix) are for this power.
+    For(Power),
+    EndFor,
+    /// Twilight Zone map submission (format defined with the variant): the block's text.
+    MapBlock(String),
+    /// Agora: a proposal's text.
+    Propose(String),
+    WithdrawProposal(u32),
+    VoteProposal {
+        proposal: u32,
+        in_favour: bool,
+    },
+    Assistant {
+        address: String,
+        orders: bool,
+    },
+}
+
+/// Which block a command opens; the body reader collects its lines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Block {
+    Press,
+    Register,
+    Map,
+    Propose,
+}
+
+impl Block {
+    /// The words that close this block.
+    pub fn closers(self) -> &'static [&'static str] {
+        match self {
+            Block::Press => &["endpress", "endbroadcast", "enddiary"],
+            Block::Register => &["end", "endregister"],
+            Block::Map => &["endmap"],
+            Block::Propose => &["endproposal", "endpropose"],
+        }
+    }
+}
+
+impl Command {
+    /// The block this command opens, if any.
+    pub(crate) fn block(&self) -> Option<Block> {
+        match self {
+            Command::Press { .. }
+            | Command::Broadcast { .. }
+            | Command::Diary(DiaryAction::Record(_)) => Some(Block::Press),
+            Command::Register(_) => Some(Block::Register),
+            Command::MapBlock(_) => Some(Block::Map),
+            Command::Propose(_) => Some(Block::Propose),
+            _ => None,
+        }
+    }
+
+    /// Puts a block's collected text into the command that opened it.
+    pub(crate) fn fill_block(&mut self, lines: &[&str]) {
+        let text = lines.join("\n");
+        match self {
+            Command::Press { text: t, .. }
+            | Command::Broadcast { text: t }
+            | Command::Diary(DiaryAction::Record(t))
+            | Command::MapBlock(t)
+            | Command::Propose(t) => *t = text,
+            Command::Register(fields) => {
+                *fields = lines
+                    .iter()
+                    .filter_map(|l| l.split_once(':'))
+                    .map(|(k, v)| (k.trim().to_lowercase(), v.trim().to_string()))
+                    .collect()
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every first word of a command, for recognition and suggestions.
+pub(crate) const COMMAND_WORDS: &[&str] = &[
+    "signon",
+    "signoff",
+    "create",
+    "join",
+    "observe",
+    "resign",
+    "register",
+    "set",
+    "list",
+    "history",
+    "summary",
+    "whogame",
+    "help",
+    "get",
+    "version",
+    "press",
+    "broadcast",
+    "diary",
+    "phase",
+    "if",
+    "else",
+    "endif",
+    "process",
+    "predict",
+    "rollback",
+    "pause",
+    "resume",
+    "terminate",
+    "eject",
+    "become",
+    "force",
+    "promote",
+    "for",
+    "endfor",
+    "map",
+    "propose",
+    "withdraw",
+    "vote",
+    "assistant",
+    "nowait",
+    "wait",
+];
+
+const SET_WORDS: &[&str] = &[
+    "password",
+    "address",
+    "preference",
+    "preferences",
+    "timezone",
+    "wait",
+    "nowait",
+    "draw",
+    "nodraw",
+    "no",
+    "concede",
+    "absence",
+    "deadline",
+    "grace",
+    "move",
+    "movement",
+    "retreat",
+    "adjust",
+    "adjustment",
+    "build",
+    "nmr",
+    "press",
+    "partial",
+    "variant",
+    "rules",
+];
+
+/// Is this word the start of a command?
+pub(crate) fn is_command_word(w: &str) -> bool {
+    COMMAND_WORDS.contains(&w)
+        || matches!(
+            w,
+            "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal"
+        )
+}
+
+fn err_end(cur: &Cursor, what: &str) -> GrammarError {
+    cur.expected(what)
+}
+
+fn raw(cur: &mut Cursor, what: &str) -> Result<String, GrammarError> {
+    cur.raw_field()
+        .map(str::to_string)
+        .ok_or_else(|| err_end(cur, what))
+}
+
+fn opt_raw(cur: &mut Cursor) -> Option<String> {
+    cur.raw_field().map(str::to_string)
+}
+
+fn number(cur: &mut Cursor, what: &str) -> Result<u32, GrammarError> {
+    match cur.word().and_then(|w| w.parse().ok()) {
+        Some(n) => {
+            cur.bump();
+            Ok(n)
+        }
+        None => Err(cur.expected(what)),
+    }
+}
+
+/// Parses the command at the cursor, whose first word is a command word.
+/// `Ok(None)` when the first word is not a command at all.
+pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, GrammarError> {
+    let Some(first) = cur.word() else {
+        return Ok(None);
+    };
+    if !is_command_word(first) {
+        return Ok(None);
+    }
+    // `FOR` and `VOTE`, `MAP` may begin orders in some variants: the body tries
+    // orders first for those (see `body`).
+    cur.bump();
+    let c = match first {
+        "signon" => signon(ctx, cur)?,
+        "signoff" => Command::Signoff,
+        "create" => create(cur)?,
+        "join" => Command::Join {
+            game: opt_raw(cur),
+            password: opt_raw(cur),
+        },
+        "observe" => Command::Observe {
+            game: raw(cur, "a game name")?,
+            password: raw(cur, "a password")?,
+        },
+        "resign" => Command::Resign,
+        "register" => Command::Register(Vec::new()),
+        "set" => set(ctx, cur)?,
+        "nowait" => Command::SetWait(false),
+        "wait" => Command::SetWait(true),
+        "list" => Command::List(opt_raw(cur)),
+        "history" => history(cur)?,
+        "summary" => Command::Summary(opt_raw(cur)),
+        "whogame" => Command::Whogame(opt_raw(cur)),
+        "help" => {
+            cur.pos = cur.line.toks.len();
+            Command::Help
+        }
+        "get" => Command::Get(rest_text(cur, "a topic")?),
+        "version" => Command::Version,
+        "press" => press(ctx, cur)?,
+        "broadcast" => Command::Broadcast {
+            text: String::new(),
+        },
+        "diary" => diary(cur)?,
+        "phase" => Command::Phase(phase_words(cur)?),
+        "if" => Command::If(condition(ctx, cur)?),
+        "else" => Command::Else,
+        "endif" => Command::EndIf,
+        "process" => Command::Process(opt_phase(cur)?),
+        "predict" => Command::Predict,
+        "rollback" => Command::Rollback(opt_phase(cur)?),
+        "pause" => Command::Pause,
+        "resume" => Command::Resume,
+        "terminate" => Command::Terminate,
+        "eject" => Command::Eject(raw(cur, "a power or an address")?),
+        "become" => Command::Become(power_arg(ctx, cur)?),
+        "force" => {
+            if !cur.eat_word(&["begin", "start"]) {
+                return Err(cur.expected("BEGIN"));
+            }
+            Command::ForceBegin
+        }
+        "promote" => Command::Promote(raw(cur, "an address")?),
+        "for" => Command::For(power_arg(ctx, cur)?),
+        "endfor" => Command::EndFor,
+        "map" => Command::MapBlock(String::new()),
+        "propose" => Command::Propose(String::new()),
+        "withdraw" => {
+            cur.eat_word(&["proposal"]);
+            Command::WithdrawProposal(number(cur, "a proposal number")?)
+        }
+        "vote" => {
+            let in_favour = if cur.eat_word(&["for"]) {
+                true
+            } else if cur.eat_word(&["against"]) {
+                false
+            } else {
+                // `VOTE <country> FOR <player>` is a Grand Tournament order.
+                cur.pos -= 1;
+                return Ok(None);
+            };
+            if !cur.eat_word(&["proposal"]) {
+                return Err(cur.expected("PROPOSAL"));
+            }
+            Command::VoteProposal {
+                proposal: number(cur, "a proposal number")?,
+                in_favour,
+            }
+        }
+        "assistant" => {
+            let address = raw(cur, "an address")?;
+            Command::Assistant {
+                address,
+                orders: cur.eat_word(&["orders"]),
+            }
+        }
+        "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal" => {
+            return Err(GrammarError::new(
+                ErrorKind::Block,
+                Some(1),
+                first,
+                &format!("{} without an open block", first.to_uppercase()),
+            ));
+        }
+        _ => return Ok(None),
+    };
+    if !cur.at_end() {
+        return Err(GrammarError::new(
+            ErrorKind::Trailing,
+            cur.column(),
+            cur.found(),
+            &c.to_string(),
+        ));
+    }
+    Ok(Some(c))
+}
+
+/// The rest of the line as written.
+fn rest_text(cur: &mut Cursor, what: &str) -> Result<String, GrammarError> {
+    let t = cur.rest_raw().trim().to_string();
+    if t.is_empty() {
+        return Err(err_end(cur, what));
+    }
+    cur.pos = cur.line.toks.len();
+    Ok(t)
+}
+
+fn power_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Power, GrammarError> {
+    let p = power_word(ctx, cur)?;
+    cur.bump();
+    Ok(p)
+}
+
+/// `SIGNON <initial><game> <password>` | `SIGNON <power>@<game> <password>` |
+/// `SIGNON ?<game> <password>`
+fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let col = cur.column();
+    let field = raw(cur, "a power initial and game name (Fmygame)")?;
+    let bad = |what: &str| GrammarError::new(ErrorKind::Expected, col, &field, what);
+    let (seat, game) = if let Some(game) = field.strip_prefix('?') {
+        (Seat::Join, game.to_string())
+    } else if let Some((who, game)) = field.split_once('@') {
+        let p = lexicon::power(ctx.map, who)
+            .ok_or_else(|| GrammarError::new(ErrorKind::UnknownPower, col, who, "a power"))?;
+        (Seat::Power(p), game.to_string())
+    } else {
+        let mut chars = field.chars();
+        let initial = chars.next().filter(|c| c.is_ascii_alphabetic());
+        match initial {
+            Some(c) => (
+                Seat::Initial(c.to_ascii_uppercase()),
+                chars.as_str().to_string(),
+            ),
+            None => return Err(bad("a power initial and game name (Fmygame)")),
+        }
+    };
+    if game.is_empty() {
+        return Err(bad("a game name after the power"));
+    }
+    let password = raw(cur, "a password")?;
+    Ok(Command::Signon {
+        seat,
+        game,
+        password,
+    })
+}
+
+/// `CREATE ?<game> <password> [variant] [options]`
+fn create(cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let col = cur.column();
+    let field = raw(cur, "?game")?;
+    let game = field.strip_prefix('?').unwrap_or(&field).to_string();
+    if game.is_empty() {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            col,
+            &field,
+            "a game name",
+        ));
+    }
+    let password = raw(cur, "a password")?;
+    let variant = opt_raw(cur);
+    let mut options = Vec::new();
+    while let Some(o) = opt_raw(cur) {
+        options.push(o);
+    }
+    Ok(Command::Create {
+        game,
+        password,
+        variant,
+        options,
+    })
+}
+
+/// A date at the cursor (read from the raw text).
+fn date(cur: &mut Cursor) -> Result<DateSpec, GrammarError> {
+    let rest = cur.rest_raw();
+    let start = cur.line.src.len() - rest.len();
+    match parse_date(rest) {
+        Some((spec, used)) => {
+            cur.skip_to(start + used);
+            Ok(spec)
+        }
+        None => Err(GrammarError::new(
+            ErrorKind::BadDate,
+            cur.column(),
+            rest.split_whitespace().next().unwrap_or(""),
+            "a date such as Mon 23:30, Jun 15 23:30 or 2026-12-01 12:00",
+        )),
+    }
+}
+
+/// `HISTORY [game] [FROM date] [TO date]`
+fn history(cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let game = if cur.at_end() || cur.is_word(&["from", "to"]) {
+        None
+    } else {
+        opt_raw(cur)
+    };
+    let from = if cur.eat_word(&["from"]) {
+        Some(date(cur)?)
+    } else {
+        None
+    };
+    let to = if cur.eat_word(&["to"]) {
+        Some(date(cur)?)
+    } else {
+        None
+    };
+    Ok(Command::History { game, from, to })
+}
+
+/// A list of powers by name, adjective or initial, separated by spaces or commas.
+fn powers(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Power>, GrammarError> {
+    let mut out = Vec::new();
+    loop {
+        cur.eat(Kind::Comma);
+        let Some(w) = cur.word() else { break };
+        if matches!(w, "grey" | "gray" | "white" | "but") {
+            break;
+        }
+        match lexicon::power(ctx.map, w).or_else(|| initial(ctx.map, w)) {
+            Some(p) => out.push(p),
+            None => {
+                // `FEG`: several initials in one word.
+                let ps: Option<Vec<Power>> = w
+                    .chars()
+                    .map(|c| initial(ctx.map, &c.to_string()))
+                    .collect();
+                match ps {
+                    Some(ps) if w.len() > 1 => out.extend(ps),
+                    _ => {
+                        return Err(power_word(ctx, cur)
+                            .err()
+                            .unwrap_or_else(|| cur.expected("a power")));
+                    }
+                }
+            }
+        }
+        cur.bump();
+    }
+    Ok(out)
+}
+
+/// A power by its initial (`F`), when the initial is unique on the map.
+fn initial(map: &Map, w: &str) -> Option<Power> {
+    let mut c = w.chars();
+    let (Some(ch), None) = (c.next(), c.next()) else {
+        return None;
+    };
+    let mut hits = map.powers().iter().enumerate().filter(|(_, p)| {
+        p.name
+            .chars()
+            .next()
+            .is_some_and(|f| f.eq_ignore_ascii_case(&ch))
+    });
+    let (i, _) = hits.next()?;
+    if hits.next().is_some() {
+        return None;
+    }
+    Some(Power(i as u8))
+}
+
+/// `PRESS [TO <powers> | TO ALL BUT <powers>] [GREY | WHITE]`
+fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let mut to = PressTo::All;
+    let mut color = None;
+    for _ in 0..2 {
+        if cur.eat_word(&["to"]) {
+            if cur.eat_word(&["all"]) {
+                if cur.eat_word(&["but"]) {
+                    to = PressTo::AllBut(powers(ctx, cur)?);
+                }
+            } else {
+                to = PressTo::Powers(powers(ctx, cur)?);
+            }
+            if matches!(&to, PressTo::Powers(v) | PressTo::AllBut(v) if v.is_empty()) {
+                return Err(cur.expected("a power"));
+            }
+        }
+        if cur.eat_word(&["grey", "gray"]) {
+            color = Some(PressColor::Grey);
+        } else if cur.eat_word(&["white"]) {
+            color = Some(PressColor::White);
+        }
+    }
+    Ok(Command::Press {
+        to,
+        color,
+        text: String::new(),
+    })
+}
+
+/// `DIARY [RECORD | LIST | READ <n> | DELETE <n>]`
+fn diary(cur: &mut Cursor) -> Result<Command, GrammarError> {
+    Ok(Command::Diary(if cur.eat_word(&["list"]) {
+        DiaryAction::List
+    } else if cur.eat_word(&["read"]) {
+        DiaryAction::Read(number(cur, "an entry number")?)
+    } else if cur.eat_word(&["delete"]) {
+        DiaryAction::Delete(number(cur, "an entry number")?)
+    } else {
+        cur.eat_word(&["record"]);
+        DiaryAction::Record(String::new())
+    }))
+}
+
+/// `<season> <year> <kind>` (`Spring 1902 Movement`, `F 1901 R`) or `S1902M`.
+fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
+    let col = cur.column();
+    if let Some(w) = cur.word() {
+        if let Ok(p) = w.parse::<Phase>() {
+            cur.bump();
+            return Ok(p);
+        }
+    }
+    let season = match cur.word() {
+        Some("spring" | "s") => Season::Spring,
+        Some("fall" | "autumn" | "f") => Season::Fall,
+        Some("winter" | "w") => Season::Winter,
+        _ => return Err(cur.expected("a season (Spring, Fall, Winter) or a phase (S1902M)")),
+    };
+    cur.bump();
+    let year = match cur.word().and_then(|w| w.parse::<u16>().ok()) {
+        Some(y) => y,
+        None => return Err(cur.expected("a year")),
+    };
+    cur.bump();
+    let kind = match cur.word() {
+        Some("movement" | "moves" | "move" | "m") => PhaseKind::Movement,
+        Some("retreat" | "retreats" | "r") => PhaseKind::Retreat,
+        Some("adjustment" | "adjustments" | "adjust" | "build" | "builds" | "a" | "b") => {
+            PhaseKind::Adjustment
+        }
+        None if season == Season::Winter => PhaseKind::Adjustment,
+        _ => return Err(cur.expected("movement, retreat or adjustment")),
+    };
+    if cur.word().is_some() {
+        cur.bump();
+    }
+    let phase = Phase::new(season, year, kind);
+    if !phase.is_valid() {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            col,
+            &phase.to_string(),
+            "a phase that exists (adjustments are in Winter)",
+        ));
+    }
+    Ok(phase)
+}
+
+fn opt_phase(cur: &mut Cursor) -> Result<Option<Phase>, GrammarError> {
+    if cur.at_end() {
+        Ok(None)
+    } else {
+        phase_words(cur).map(Some)
+    }
+}
+
+/// `condition = term {(AND | OR) term}`, `term = [NOT] unit`; AND binds tighter.
+fn condition(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
+    let mut left = cond_and(ctx, cur)?;
+    while cur.eat_word(&["or"]) {
+        left = Condition::Or(Box::new(left), Box::new(cond_and(ctx, cur)?));
+    }
+    Ok(left)
+}
+
+fn cond_and(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
+    let mut left = cond_term(ctx, cur)?;
+    while cur.eat_word(&["and"]) {
+        left = Condition::And(Box::new(left), Box::new(cond_term(ctx, cur)?));
+    }
+    Ok(left)
+}
+
+fn cond_term(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
+    if cur.eat_word(&["not"]) {
+        return Ok(Condition::Not(Box::new(cond_term(ctx, cur)?)));
+    }
+    if cur.eat(Kind::LParen) {
+        let c = condition(ctx, cur)?;
+        if !cur.eat(Kind::RParen) {
+            return Err(cur.expected("\")\""));
+        }
+        return Ok(c);
+    }
+    Ok(Condition::Unit(foreign_unit(ctx, cur)?))
+}
+
+/// `SET ...`
+fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let Some(w) = cur.word() else {
+        return Err(cur.expected("a setting"));
+    };
+    cur.bump();
+    Ok(match w {
+        "password" => Command::SetPassword(raw(cur, "a password")?),
+        "address" => Command::SetAddress(opt_raw(cur)),
+        "preference" | "preferences" => Command::SetPreference(preference(ctx, cur)?),
+        "timezone" => {
+            let col = cur.column();
+            let z = raw(cur, "a time zone (Europe/Paris)")?;
+            Command::SetTimezone(parse_zone_name(&z).ok_or_else(|| {
+                GrammarError::new(
+                    ErrorKind::Expected,
+                    col,
+                    &z,
+                    "an IANA time zone such as Europe/Paris",
+                )
+            })?)
+        }
+        "wait" => Command::SetWait(true),
+        "nowait" => Command::SetWait(false),
+        "draw" => Command::SetDraw(powers(ctx, cur)?),
+        "nodraw" => Command::SetNoDraw,
+        "concede" => Command::SetConcede(power_arg(ctx, cur)?),
+        "noconcede" => Command::SetNoConcede,
+        "nonmr" => Command::SetNmr(false),
+        "nopartial" => Command::SetPartial(false),
+        "no" => set_no(cur)?,
+        "absence" => {
+            let from = date(cur)?;
+            let to = if cur.eat_word(&["to", "until"]) {
+                Some(date(cur)?)
+            } else {
+                None
+            };
+            Command::SetAbsence { from, to }
+        }
+        "deadline" => Command::SetDeadline(date(cur)?),
+        "grace" => Command::SetGrace(date(cur)?),
+        "move" | "movement" => set_clock(cur, PhaseKind::Movement)?,
+        "retreat" => set_clock(cur, PhaseKind::Retreat)?,
+        "adjust" | "adjustment" | "build" => set_clock(cur, PhaseKind::Adjustment)?,
+        "nmr" => Command::SetNmr(true),
+        "press" => {
+            let s = match cur.word() {
+                Some("white") => PressSetting::White,
+                Some("grey" | "gray") => PressSetting::Grey,
+                Some("none" | "no") => PressSetting::None,
+                _ => return Err(cur.expected("WHITE, GREY or NONE")),
+            };
+            cur.bump();
+            Command::SetPress(s)
+        }
+        "partial" => Command::SetPartial(true),
+        "variant" => Command::SetVariant(raw(cur, "a variant name")?.to_lowercase()),
+        "rules" => {
+            let r = match cur.word() {
+                Some("2023") => RulesEdition::R2023,
+                Some("2000") => RulesEdition::R2000,
+                Some("1971") => RulesEdition::R1971,
+                _ => return Err(cur.expected("2023, 2000 or 1971")),
+            };
+            cur.bump();
+            Command::SetRules(r)
+        }
+        other => {
+            cur.pos -= 1;
+            let sug = suggest_keyword(other, SET_WORDS);
+            return Err(cur
+                .expected("a setting (PASSWORD, ADDRESS, DEADLINE, ...)")
+                .with_suggestion(sug));
+        }
+    })
+}
+
+/// `SET NO DRAW | NO CONCEDE | NO NMR | NO PARTIAL`
+fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
+    let c = match cur.word() {
+        Some("draw") => Command::SetNoDraw,
+        Some("concede") => Command::SetNoConcede,
+        Some("nmr") => Command::SetNmr(false),
+        Some("partial") => Command::SetPartial(false),
+        Some("wait") => Command::SetWait(false),
+        _ => return Err(cur.expected("DRAW, CONCEDE, NMR or PARTIAL")),
+    };
+    cur.bump();
+    Ok(c)
+}
+
+/// `SET PREFERENCE E[FG]RTAI`, `SET PREFERENCE England, [France Germany], Russia`
+fn preference(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Vec<Power>>, GrammarError> {
+    let mut groups: Vec<Vec<Power>> = Vec::new();
+    let mut open: Option<Vec<Power>> = None;
+    while let Some(t) = cur.peek() {
+        match t.kind {
+            Kind::Other if t.ch == '[' => {
+                if open.is_some() {
+                    return Err(cur.expected("\"]\""));
+                }
+                open = Some(Vec::new());
+            }
+            Kind::Other if t.ch == ']' => match open.take() {
+                Some(g) if !g.is_empty() => groups.push(g),
+                _ => return Err(cur.expected("a power")),
+            },
+            Kind::Comma | Kind::Semi => {}
+            Kind::Word => {
+                let w = cur.line.norm_of(t);
+                let ps: Vec<Power> = match lexicon::power(ctx.map, w) {
+                    Some(p) => vec![p],
+                    None => {
+                        let each: Option<Vec<Power>> = w
+                            .chars()
+                            .map(|c| initial(ctx.map, &c.to_string()))
+                            .collect();
+                        each.ok_or_else(|| {
+                            power_word(ctx, cur)
+                                .err()
+                                .unwrap_or_else(|| cur.expected("a power"))
+                        })?
+                    }
+                };
+                match open.as_mut() {
+                    Some(g) => g.extend(ps),
+                    None => groups.extend(ps.into_iter().map(|p| vec![p])),
+                }
+            }
+            _ => return Err(cur.expected("a power, \"[\" or \"]\"")),
+        }
+        cur.bump();
+    }
+    if open.is_some() {
+        return Err(cur.expected("\"]\""));
+    }
+    if groups.is_empty() {
+        return Err(cur.expected("a list of powers"));
+    }
+    Ok(groups)
+}
+
+/// `SET MOVE|RETREAT|ADJUST CLOCK|NEXT|GRACE|DAYS <value>`
+fn set_clock(cur: &mut Cursor, phase: PhaseKind) -> Result<Command, GrammarError> {
+    let Some(field) = cur.word() else {
+        return Err(cur.expected("CLOCK, NEXT, GRACE or DAYS"));
+    };
+    cur.bump();
+    let col = cur.column();
+    let value = raw(cur, "a value")?;
+    let bad = |what: &str| GrammarError::new(ErrorKind::Expected, col, &value, what);
+    let setting = match field {
+        "clock" => {
+            if value == "-1" {
+                ClockSetting::Clock(None)
+            } else if let Ok(mins) = value
+                .parse::<u32>()
+                .map_err(|_| ())
+                .and_then(|m| if m < 1440 { Ok(m) } else { Err(()) })
+            {
+                ClockSetting::Clock(NaiveTime::from_hms_opt(mins / 60, mins % 60, 0))
+            } else {
+                let t = NaiveTime::parse_from_str(&value, "%H:%M")
+                    .map_err(|_| bad("a time of day (23:30), minutes after midnight, or -1"))?;
+                ClockSetting::Clock(Some(t))
+            }
+        }
+        "next" | "grace" => {
+            let hours: f64 = value
+                .parse()
+                .ok()
+                .filter(|h: &f64| h.is_finite() && *h >= 0.0 && *h < 100_000.0)
+                .ok_or_else(|| bad("a number of hours"))?;
+            let minutes = (hours * 60.0).round() as u32;
+            if field == "next" {
+                ClockSetting::Next(minutes)
+            } else {
+                ClockSetting::Grace(minutes)
+            }
+        }
+        "days" => ClockSetting::Days(
+            days_mask(&value)
+                .ok_or_else(|| bad("seven day letters or dashes, Sunday first (-MTWTF-)"))?,
+        ),
+        _ => {
+            cur.pos -= 2;
+            let sug = suggest_keyword(field, &["clock", "next", "grace", "days"]);
+            return Err(cur
+                .expected("CLOCK, NEXT, GRACE or DAYS")
+                .with_suggestion(sug));
+        }
+    };
+    Ok(Command::SetClock { phase, setting })
+}
+
+/// `SMTWTFS` with `-` for days off, Sunday first.
+fn days_mask(s: &str) -> Option<u8> {
+    let letters = ['s', 'm', 't', 'w', 't', 'f', 's'];
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() != 7 {
+        return None;
+    }
+    let mut mask = 0u8;
+    for (i, c) in chars.iter().enumerate() {
+        if c.to_ascii_lowercase() == letters[i] {
+            mask |= 1 << i;
+        } else if *c != '-' {
+            return None;
+        }
+    }
+    Some(mask)
+}
+
+/// Canonical printing needs the map for power names; `Display` prints powers by
+/// index, so use [`command_canonical`] for anything a player sees.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&print(None, self))
+    }
+}
+
+/// The canonical form of a command, passwords masked: `SIGNON F mygame ****`.
+pub fn command_canonical(map: &Map, c: &Command) -> String {
+    print(Some(map), c)
+}
+
+fn pname(map: Option<&Map>, p: Power) -> String {
+    match map {
+        Some(m) => lexicon::power_name(m, p),
+        None => format!("POWER{}", p.0),
+    }
+}
+
+fn plist(map: Option<&Map>, ps: &[Power]) -> String {
+    ps.iter()
+        .map(|p| pname(map, *p))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn opt_s(prefix: &str, s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("{prefix} {s}"),
+        None => prefix.to_string(),
+    }
+}
+
+fn cond(map: Option<&Map>, c: &Condition) -> String {
+    match c {
+        Condition::Unit(u) => match map {
+            Some(m) => {
+                let mut s = String::new();
+                super::canonical::write_unit(m, &mut s, u);
+                s
+            }
+            None => format!("{:?}", u.location),
+        },
+        Condition::Not(c) => format!("NOT {}", cond_paren(map, c)),
+        Condition::And(a, b) => format!("{} AND {}", cond_paren(map, a), cond_paren(map, b)),
+        Condition::Or(a, b) => format!("{} OR {}", cond(map, a), cond(map, b)),
+    }
+}
+
+fn cond_paren(map: Option<&Map>, c: &Condition) -> String {
+    match c {
+        Condition::Or(..) => format!("({})", cond(map, c)),
+        _ => cond(map, c),
+    }
+}
+
+fn clock_field(s: &ClockSetting) -> String {
+    match s {
+        ClockSetting::Clock(None) => "CLOCK -1".into(),
+        ClockSetting::Clock(Some(t)) => format!("CLOCK {}", t.format("%H:%M")),
+        ClockSetting::Next(m) => format!("NEXT {}", hours(*m)),
+        ClockSetting::Grace(m) => format!("GRACE {}", hours(*m)),
+        ClockSetting::Days(mask) => {
+            let letters = ['S', 'M', 'T', 'W', 'T', 'F', 'S'];
+            let d: String = (0..7)
+                .map(|i| if mask >> i & 1 == 1 { letters[i] } else { '-' })
+                .collect();
+            format!("DAYS {d}")
+        }
+    }
+}
+
+fn hours(minutes: u32) -> String {
+    if minutes % 60 == 0 {
+        format!("{}", minutes / 60)
+    } else {
+        format!("{}", minutes as f64 / 60.0)
+    }
+}
+
+fn print(map: Option<&Map>, c: &Command) -> String {
+    use Command::*;
+    match c {
+        Signon { seat, game, .. } => match seat {
+            Seat::Initial(ch) => format!("SIGNON {ch} {game} ****"),
+            Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
+            Seat::Join => format!("SIGNON ?{game} ****"),
+        },
+        Signoff => "SIGNOFF".into(),
+        Create {
+            game,
+            variant,
+            options,
+            ..
+        } => {
+            let mut s = format!("CREATE ?{game} ****");
+            for o in variant.iter().chain(options) {
+                s.push(' ');
+                s.push_str(o);
+            }
+            s
+        }
+        Join { game, password } => {
+            let mut s = opt_s("JOIN", game);
+            if password.is_some() {
+                s.push_str(" ****");
+            }
+            s
+        }
+        Observe { game, .. } => format!("OBSERVE {game} ****"),
+        Resign => "RESIGN".into(),
+        Register(fields) => format!("REGISTER ({} fields) ... END", fields.len()),
+        SetPassword(_) => "SET PASSWORD ****".into(),
+        SetAddress(a) => opt_s("SET ADDRESS", a),
+        SetPreference(groups) => {
+            let parts: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    if g.len() == 1 {
+                        pname(map, g[0])
+                    } else {
+                        format!("[{}]", plist(map, g))
+                    }
+                })
+                .collect();
+            format!("SET PREFERENCE {}", parts.join(" "))
+        }
+        SetTimezone(tz) => format!("SET TIMEZONE {}", tz.name()),
+        List(g) => opt_s("LIST", g),
+        History { game, from, to } => {
+            let mut s = opt_s("HISTORY", game);
+            if let Some(d) = from {
+                s.push_str(&format!(" FROM {d}"));
+            }
+            if let Some(d) = to {
+                s.push_str(&format!(" TO {d}"));
+            }
+            s
+        }
+        Summary(g) => opt_s("SUMMARY", g),
+        Whogame(g) => opt_s("WHOGAME", g),
+        Help => "HELP".into(),
+        Get(t) => format!("GET {t}"),
+        Version => "VERSION".into(),
+        SetWait(true) => "SET WAIT".into(),
+        SetWait(false) => "SET NOWAIT".into(),
+        SetDraw(ps) if ps.is_empty() => "SET DRAW".into(),
+        SetDraw(ps) => format!("SET DRAW {}", plist(map, ps)),
+        SetNoDraw => "SET NO DRAW".into(),
+        SetConcede(p) => format!("SET CONCEDE {}", pname(map, *p)),
+        SetNoConcede => "SET NO CONCEDE".into(),
+        SetAbsence { from, to: None } => format!("SET ABSENCE {from}"),
+        SetAbsence { from, to: Some(to) } => format!("SET ABSENCE {from} TO {to}"),
+        Press { to, color, .. } => {
+            let mut s = "PRESS".to_string();
+            match to {
+                PressTo::All => {}
+                PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
+                PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
+            }
+            match color {
+                Some(PressColor::Grey) => s.push_str(" GREY"),
+                Some(PressColor::White) => s.push_str(" WHITE"),
+                None => {}
+            }
+            s
+        }
+        Broadcast { .. } => "BROADCAST".into(),
+        Diary(DiaryAction::Record(_)) => "DIARY RECORD".into(),
+        Diary(DiaryAction::List) => "DIARY LIST".into(),
+        Diary(DiaryAction::Read(n)) => format!("DIARY READ {n}"),
+        Diary(DiaryAction::Delete(n)) => format!("DIARY DELETE {n}"),
+        Phase(p) => format!("PHASE {p}"),
+        If(c) => format!("IF {}", cond(map, c)),
+        Else => "ELSE".into(),
+        EndIf => "ENDIF".into(),
+        Process(p) => p.map_or("PROCESS".into(), |p| format!("PROCESS {p}")),
+        Predict => "PREDICT".into(),
+        Rollback(p) => p.map_or("ROLLBACK".into(), |p| format!("ROLLBACK {p}")),
+        Pause => "PAUSE".into(),
+        Resume => "RESUME".into(),
+        Terminate => "TERMINATE".into(),
+        Eject(who) => format!("EJECT {who}"),
+        Become(p) => format!("BECOME {}", pname(map, *p)),
+        ForceBegin => "FORCE BEGIN".into(),
+        SetDeadline(d) => format!("SET DEADLINE {d}"),
+        SetGrace(d) => format!("SET GRACE {d}"),
+        SetClock { phase, setting } => {
+            let k = match phase {
+                PhaseKind::Movement => "MOVE",
+                PhaseKind::Retreat => "RETREAT",
+                PhaseKind::Adjustment => "ADJUST",
+            };
+            format!("SET {k} {}", clock_field(setting))
+        }
+        SetNmr(true) => "SET NMR".into(),
+        SetNmr(false) => "SET NO NMR".into(),
+        SetPress(PressSetting::White) => "SET PRESS WHITE".into(),
+        SetPress(PressSetting::Grey) => "SET PRESS GREY".into(),
+        SetPress(PressSetting::None) => "SET PRESS NONE".into(),
+        SetPartial(true) => "SET PARTIAL".into(),
+        SetPartial(false) => "SET NO PARTIAL".into(),
+        SetVariant(v) => format!("SET VARIANT {v}"),
+        SetRules(r) => format!(
+            "SET RULES {}",
+            match r {
+                RulesEdition::R1971 => 1971,
+                RulesEdition::R2000 => 2000,
+                RulesEdition::R2023 => 2023,
+            }
+        ),
+        Promote(a) => format!("PROMOTE {a}"),
+        For(p) => format!("FOR {}", pname(map, *p)),
+        EndFor => "ENDFOR".into(),
+        MapBlock(_) => "MAP".into(),
+        Propose(_) => "PROPOSE".into(),
+        WithdrawProposal(n) => format!("WITHDRAW PROPOSAL {n}"),
+        VoteProposal {
+            proposal,
+            in_favour,
+        } => {
+            format!(
+                "VOTE {} PROPOSAL {proposal}",
+                if *in_favour { "FOR" } else { "AGAINST" }
+            )
+        }
+        Assistant { address, orders } => {
+            format!(
+                "ASSISTANT {address}{}",
+                if *orders { " ORDERS" } else { "" }
+            )
+        }
+    }
+}
