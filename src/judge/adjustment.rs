@@ -1,8 +1,12 @@
-//! The adjustment phase: builds, removals, civil disorder.
+//! The adjustment phase: builds and removals, waived builds, and removals by the
+//! civil-disorder rule when a power does not order enough of them.
 
-use super::{Adjudication, Allegiance, Position, Rules};
-use crate::map::Map;
-use crate::orders::PowerOrder;
+use super::{
+    Adjudication, Allegiance, CivilDisorder, Position, Reason, Resolution, Rules, Unit, Verdict,
+    transition,
+};
+use crate::map::{Location, Map, Power, Province, ProvinceSet, Terrain, UnitKind};
+use crate::orders::{Order, PowerOrder, UnitSpec};
 
 pub(super) fn adjudicate(
     map: &Map,
@@ -11,6 +15,277 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let _ = (map, rules, allegiance, position, orders);
-    todo!()
+    let powers = map.powers().len();
+    let mut after = position.clone();
+    after.dislodged.clear();
+    after.contested = ProvinceSet::EMPTY;
+    let mut resolutions = Vec::with_capacity(orders.len() + 4);
+    // Builds (positive) or removals (negative) still to make, per power.
+    let mut left: Vec<i32> = (0..powers)
+        .map(|i| transition::build_room(map, position, Power(i as u8)).0)
+        .collect();
+    let mut removed = ProvinceSet::EMPTY;
+    let mut built = ProvinceSet::EMPTY;
+    for po in orders {
+        let (verdict, reason) = apply(
+            map,
+            rules,
+            allegiance,
+            position,
+            po,
+            &mut left,
+            &mut after,
+            &mut removed,
+            &mut built,
+        );
+        resolutions.push(Resolution {
+            power: po.power,
+            order: po.order,
+            verdict,
+            dislodged: false,
+            dislodged_by: None,
+            reason,
+            defaulted: false,
+        });
+    }
+    for i in 0..powers {
+        let power = Power(i as u8);
+        let need = left.get(i).copied().unwrap_or(0);
+        if need > 0 {
+            for _ in 0..need {
+                resolutions.push(default(power, Order::Waive, Verdict::Ok, Reason::Waived));
+            }
+        }
+        for _ in need..0 {
+            let Some(unit) = civil_disorder_pick(map, rules, &after, power) else {
+                break;
+            };
+            after
+                .units
+                .retain(|u| u.location.province != unit.location.province);
+            let spec = UnitSpec {
+                kind: Some(unit.kind),
+                location: unit.location,
+                power: Some(power),
+            };
+            resolutions.push(default(
+                power,
+                Order::Remove { unit: spec },
+                Verdict::Disband,
+                Reason::CivilDisorder,
+            ));
+        }
+    }
+    transition::advance(map, &mut after, position.phase);
+    Adjudication { resolutions, after }
+}
+
+fn default(power: Power, order: Order, verdict: Verdict, reason: Reason) -> Resolution {
+    Resolution {
+        power,
+        order,
+        verdict,
+        dislodged: false,
+        dislodged_by: None,
+        reason,
+        defaulted: true,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    map: &Map,
+    rules: &Rules,
+    allegiance: &dyn Allegiance,
+    position: &Position,
+    po: &PowerOrder,
+    left: &mut [i32],
+    after: &mut Position,
+    removed: &mut ProvinceSet,
+    built: &mut ProvinceSet,
+) -> (Verdict, Reason) {
+    let Some(room) = left.get_mut(po.power.0 as usize) else {
+        return (Verdict::Void, Reason::NoBuildsLeft);
+    };
+    match po.order {
+        Order::Build { unit } => {
+            if *room <= 0 {
+                return (Verdict::Void, Reason::NoBuildsLeft);
+            }
+            match build(map, position, po.power, unit, *built) {
+                Ok(new) => {
+                    *room -= 1;
+                    built.insert(new.location.province);
+                    after.units.push(new);
+                    (Verdict::Ok, Reason::None)
+                }
+                Err(reason) => (Verdict::Void, reason),
+            }
+        }
+        Order::Waive => {
+            if *room <= 0 || !rules.waive_allowed {
+                return (Verdict::Void, Reason::NoBuildsLeft);
+            }
+            *room -= 1;
+            (Verdict::Ok, Reason::None)
+        }
+        Order::Remove { unit } | Order::Disband { unit } => {
+            let at = unit.location.province;
+            let Some(target) = position.unit_at(at).copied() else {
+                return (Verdict::Void, Reason::NoUnit { at });
+            };
+            if !allegiance.may_order(po.power, &target) {
+                return (
+                    Verdict::Void,
+                    Reason::ForeignUnit {
+                        owner: target.power,
+                    },
+                );
+            }
+            if removed.contains(at) {
+                return (Verdict::Void, Reason::NoUnit { at });
+            }
+            // Removals are counted against the unit's own power.
+            let Some(need) = left.get_mut(target.power.0 as usize) else {
+                return (Verdict::Void, Reason::NoRemovalsLeft);
+            };
+            if *need >= 0 {
+                return (Verdict::Void, Reason::NoRemovalsLeft);
+            }
+            *need += 1;
+            removed.insert(at);
+            after.units.retain(|u| u.location.province != at);
+            (Verdict::Ok, Reason::None)
+        }
+        _ => (Verdict::Void, Reason::WrongPhase),
+    }
+}
+
+/// A build order, checked (DATC 4.B.7, 4.C.3, 4.C.4, 4.D.5).
+fn build(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    spec: UnitSpec,
+    built: ProvinceSet,
+) -> Result<Unit, Reason> {
+    let at = spec.location.province;
+    if !transition::on_map(map, at) || !position.home_of(power).contains(at) {
+        return Err(Reason::NotHomeCenter { at });
+    }
+    if position.owner(at) != Some(power) {
+        return Err(Reason::CenterNotOwned { at });
+    }
+    if position.unit_at(at).is_some() || built.contains(at) {
+        return Err(Reason::Occupied { at });
+    }
+    let terrain = map.terrain(at);
+    let coasts = map.coasts(at);
+    let coast = spec.location.coast.filter(|c| coasts.contains(c));
+    // Without a unit type: an army inland, a fleet where a coast is named (4.C.3 c).
+    let kind = match spec.kind {
+        Some(k) => k,
+        None if terrain == Terrain::Inland => UnitKind::Army,
+        None if coast.is_some() => UnitKind::Fleet,
+        None => return Err(Reason::WrongUnitKind),
+    };
+    let location = match kind {
+        UnitKind::Army if terrain == Terrain::Sea => return Err(Reason::ArmyBuildAtSea { at }),
+        UnitKind::Army => Location::from(at),
+        UnitKind::Fleet if terrain != Terrain::Coastal => {
+            return Err(Reason::FleetBuildInland { at });
+        }
+        UnitKind::Fleet if coasts.is_empty() => Location::from(at),
+        UnitKind::Fleet => match coast {
+            Some(c) => Location::new(at, Some(c)),
+            None => return Err(Reason::CoastNeeded { to: at }),
+        },
+    };
+    Ok(Unit {
+        power,
+        kind,
+        location,
+    })
+}
+
+/// The unit the civil-disorder rule removes next (DATC 4.D.8).
+fn civil_disorder_pick(
+    map: &Map,
+    rules: &Rules,
+    position: &Position,
+    power: Power,
+) -> Option<Unit> {
+    let targets = match rules.civil_disorder {
+        CivilDisorder::OwnedCenter => position.centers_of(power),
+        CivilDisorder::HomeCenter => position.home_of(power),
+    };
+    position
+        .units
+        .iter()
+        .filter(|u| u.power == power)
+        .map(|u| {
+            let d = match rules.civil_disorder {
+                CivilDisorder::OwnedCenter => nearest(map, u.location.province, targets),
+                CivilDisorder::HomeCenter => home_distance(map, u, targets),
+            };
+            (d, u)
+        })
+        // Furthest first, fleets before armies, then by English name.
+        .min_by(|(da, a), (db, b)| {
+            db.cmp(da)
+                .then((a.kind == UnitKind::Army).cmp(&(b.kind == UnitKind::Army)))
+                .then_with(|| {
+                    let na = map.name(a.location.province).to_lowercase();
+                    let nb = map.name(b.location.province).to_lowercase();
+                    na.cmp(&nb)
+                })
+        })
+        .map(|(_, u)| *u)
+}
+
+/// Steps to the nearest province of `targets` over every border (`u8::MAX`: none).
+fn nearest(map: &Map, from: Province, targets: ProvinceSet) -> u8 {
+    targets
+        .iter()
+        .map(|t| map.distance(from, t))
+        .min()
+        .unwrap_or(u8::MAX)
+}
+
+/// The older rule's distance to the nearest home center: armies may count sea
+/// steps (as a convoy would carry them), fleets move as fleets.
+fn home_distance(map: &Map, unit: &Unit, homes: ProvinceSet) -> u8 {
+    match unit.kind {
+        UnitKind::Army => nearest(map, unit.location.province, homes),
+        UnitKind::Fleet => fleet_distance(map, unit.location.province, homes)
+            .unwrap_or_else(|| nearest(map, unit.location.province, homes)),
+    }
+}
+
+fn fleet_distance(map: &Map, from: Province, targets: ProvinceSet) -> Option<u8> {
+    let mut reached = ProvinceSet::EMPTY;
+    reached.insert(from);
+    let mut frontier = reached;
+    for step in 0..=u8::MAX {
+        if frontier.0 & targets.0 != 0 {
+            return Some(step);
+        }
+        let mut next = ProvinceSet::EMPTY;
+        for p in frontier.iter() {
+            let coasts = map.coasts(p);
+            if coasts.is_empty() {
+                next.0 |= map.fleet_neighbours(Location::from(p)).0;
+            }
+            for &c in coasts {
+                next.0 |= map.fleet_neighbours(Location::new(p, Some(c))).0;
+            }
+        }
+        next.0 &= !reached.0;
+        if next.is_empty() {
+            return None;
+        }
+        reached.0 |= next.0;
+        frontier = next;
+    }
+    None
 }

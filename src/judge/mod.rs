@@ -6,6 +6,7 @@
 
 mod adjustment;
 mod allegiance;
+mod geometry;
 mod movement;
 mod position;
 mod reason;

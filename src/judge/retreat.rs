@@ -1,15 +1,42 @@
-//! The retreat phase.
+//! The retreat phase: dislodged units retreat or are disbanded.
 
-use super::{Adjudication, Allegiance, Dislodged, Position, Rules};
-use crate::map::{Location, Map};
-use crate::orders::PowerOrder;
+use super::{
+    Adjudication, Allegiance, Dislodged, Position, Reason, Resolution, Rules, Verdict, transition,
+};
+use crate::map::{Location, Map, Province, ProvinceSet, Terrain, UnitKind};
+use crate::orders::{Order, PowerOrder, UnitSpec};
 
-/// Where a dislodged unit may retreat: an adjacent province it can enter, empty,
-/// not left empty by a standoff, and not the attacker's origin (unless the attack
-/// came by convoy and the rules allow it, DATC 4.A.5).
+/// Where a dislodged unit may retreat: a province it could move to, empty, not
+/// left empty by a standoff, and not its attacker's origin unless the attack came
+/// by convoy (DATC 4.A.5 b, the 2023 rule, which every preset here follows).
+/// A fleet gets one entry per reachable coast.
 pub fn retreat_options(map: &Map, position: &Position, d: &Dislodged) -> Vec<Location> {
-    let _ = (map, position, d);
-    todo!()
+    let mut out = Vec::new();
+    let from = d.unit.location;
+    if !transition::on_map(map, from.province) {
+        return out;
+    }
+    let neighbours = match d.unit.kind {
+        UnitKind::Army => map.army_neighbours(from.province),
+        UnitKind::Fleet => map.fleet_neighbours(from),
+    };
+    for p in neighbours.iter() {
+        if !open(map, position, d, p) {
+            continue;
+        }
+        match d.unit.kind {
+            UnitKind::Army => out.push(Location::from(p)),
+            UnitKind::Fleet => out.extend(map.fleet_targets(from, p)),
+        }
+    }
+    out
+}
+
+fn open(map: &Map, position: &Position, d: &Dislodged, p: Province) -> bool {
+    map.terrain(p) != Terrain::Impassable
+        && !position.contested.contains(p)
+        && (p != d.attacker_from || d.via_convoy)
+        && position.unit_at(p).is_none()
 }
 
 pub(super) fn adjudicate(
@@ -19,6 +46,151 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let _ = (map, rules, allegiance, position, orders);
-    todo!()
+    let _ = rules;
+    let n = position.dislodged.len();
+    // Per dislodged unit: the order it carries out (index) and its destination.
+    let mut chosen: Vec<Option<(usize, Option<Location>)>> = vec![None; n];
+    let mut resolutions: Vec<Resolution> = Vec::with_capacity(orders.len() + n);
+    for (i, po) in orders.iter().enumerate() {
+        let (verdict, reason, target) = check(map, allegiance, position, po);
+        resolutions.push(Resolution {
+            power: po.power,
+            order: po.order,
+            verdict,
+            dislodged: false,
+            dislodged_by: None,
+            reason,
+            defaulted: false,
+        });
+        if let Some((k, to)) = target {
+            if let Some((prev, _)) = chosen[k] {
+                resolutions[prev].verdict = Verdict::Void;
+                resolutions[prev].reason = Reason::Replaced;
+            }
+            chosen[k] = Some((i, to));
+        }
+    }
+    // Two retreats to one province: both units are disbanded.
+    let mut seen = ProvinceSet::EMPTY;
+    let mut clash = ProvinceSet::EMPTY;
+    for (_, to) in chosen.iter().flatten() {
+        if let Some(l) = to {
+            if seen.contains(l.province) {
+                clash.insert(l.province);
+            }
+            seen.insert(l.province);
+        }
+    }
+    let mut after = position.clone();
+    after.dislodged.clear();
+    after.contested = ProvinceSet::EMPTY;
+    for (k, d) in position.dislodged.iter().enumerate() {
+        match chosen[k] {
+            Some((i, Some(to))) if clash.contains(to.province) => {
+                let with = chosen
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != k)
+                    .find_map(|(j, c)| match c {
+                        Some((_, Some(t))) if t.province == to.province => {
+                            Some(position.dislodged[j].unit.location.province)
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or(to.province);
+                resolutions[i].verdict = Verdict::Bounce;
+                resolutions[i].reason = Reason::RetreatClash { with };
+            }
+            Some((_, Some(to))) => {
+                let mut unit = d.unit;
+                unit.location = to;
+                after.units.push(unit);
+            }
+            Some((_, None)) => {}
+            None => resolutions.push(Resolution {
+                power: d.unit.power,
+                order: Order::Disband { unit: spec(d) },
+                verdict: Verdict::Disband,
+                dislodged: false,
+                dislodged_by: None,
+                reason: Reason::NoRetreat,
+                defaulted: true,
+            }),
+        }
+    }
+    transition::advance(map, &mut after, position.phase);
+    Adjudication { resolutions, after }
+}
+
+fn spec(d: &Dislodged) -> UnitSpec {
+    UnitSpec {
+        kind: Some(d.unit.kind),
+        location: d.unit.location,
+        power: Some(d.unit.power),
+    }
+}
+
+type Checked = (Verdict, Reason, Option<(usize, Option<Location>)>);
+
+/// One retreat-phase order: its verdict if it fails now, and otherwise the
+/// dislodged unit it is for and where it goes (`None`: disband).
+fn check(map: &Map, allegiance: &dyn Allegiance, position: &Position, po: &PowerOrder) -> Checked {
+    let void = |r| (Verdict::Void, r, None);
+    let (unit, to) = match po.order {
+        Order::Move { unit, to, .. } => (unit, Some(to)),
+        Order::Disband { unit } | Order::Remove { unit } => (unit, None),
+        _ => return void(Reason::WrongPhase),
+    };
+    let at = unit.location.province;
+    let Some(k) = position
+        .dislodged
+        .iter()
+        .position(|d| d.unit.location.province == at)
+    else {
+        return void(Reason::NoUnit { at });
+    };
+    let d = &position.dislodged[k];
+    if !allegiance.may_order(po.power, &d.unit) {
+        return void(Reason::ForeignUnit {
+            owner: d.unit.power,
+        });
+    }
+    let Some(to) = to else {
+        return (Verdict::Disband, Reason::None, Some((k, None)));
+    };
+    let options = retreat_options(map, position, d);
+    let dest = to.province;
+    let pick = match d.unit.kind {
+        UnitKind::Army => options.iter().find(|l| l.province == dest).copied(),
+        UnitKind::Fleet => {
+            let here: Vec<Location> = options
+                .iter()
+                .filter(|l| l.province == dest)
+                .copied()
+                .collect();
+            match (to.coast, here.len()) {
+                (_, 0) => None,
+                (Some(c), _) if here.iter().any(|l| l.coast == Some(c)) => {
+                    here.into_iter().find(|l| l.coast == Some(c))
+                }
+                (_, 1) => here.first().copied(),
+                _ => return void(Reason::CoastNeeded { to: dest }),
+            }
+        }
+    };
+    match pick {
+        Some(l) => (Verdict::Ok, Reason::None, Some((k, Some(l)))),
+        None => {
+            let reachable = transition::on_map(map, dest)
+                && match d.unit.kind {
+                    UnitKind::Army => map.army_adjacent(at, dest),
+                    UnitKind::Fleet => map.fleet_neighbours(d.unit.location).contains(dest),
+                };
+            if reachable {
+                void(Reason::RetreatBlocked { to: dest })
+            } else {
+                void(Reason::NotAdjacent { to: dest })
+            }
+        }
+    }
 }

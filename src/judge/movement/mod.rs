@@ -1,4 +1,10 @@
-//! The movement phase.
+//! The movement phase: validation (`legality`, `board`), the resolver, and the
+//! outcome (`outcome`: verdicts, reasons and the position after).
+
+mod board;
+mod legality;
+mod outcome;
+mod resolver;
 
 use super::{Adjudication, Allegiance, Position, Rules};
 use crate::map::Map;
@@ -11,6 +17,10 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let _ = (map, rules, allegiance, position, orders);
-    todo!()
+    let mut board = board::Board::new(position);
+    let mut status = Vec::with_capacity(orders.len());
+    board.assign(map, rules, allegiance, orders, &mut status);
+    let mut resolver = resolver::Resolver::new(map, rules, allegiance, &board);
+    resolver.run();
+    outcome::build(&mut resolver, position, orders, &status)
 }

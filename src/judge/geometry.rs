@@ -1,0 +1,129 @@
+//! Board geometry the judge needs beyond the map's own questions: which seas touch
+//! a coastal province, and which fleets can form a convoy route.
+//!
+//! A convoy route is a chain of seas from the army's province to its destination
+//! that cannot be shortened: no sea of it touches a sea two steps further on, and
+//! only its ends touch the two coasts. A fleet off every such chain is not needed by
+//! any convoy (DATC 6.G.19, 6.F.12).
+
+use crate::map::{Location, Map, Province, ProvinceSet, Terrain};
+
+/// Provinces a fleet could reach from province `p`, over any of its coasts.
+pub(crate) fn fleet_touching(map: &Map, p: Province) -> ProvinceSet {
+    let coasts = map.coasts(p);
+    if coasts.is_empty() {
+        return map.fleet_neighbours(Location::from(p));
+    }
+    let mut set = ProvinceSet::EMPTY;
+    for &c in coasts {
+        set.0 |= map.fleet_neighbours(Location::new(p, Some(c))).0;
+    }
+    set
+}
+
+/// Seas adjacent to province `p` from any of its coasts.
+pub(crate) fn seas_touching(map: &Map, p: Province) -> ProvinceSet {
+    ProvinceSet(fleet_touching(map, p).0 & seas(map).0)
+}
+
+/// Every sea province of the map.
+pub(crate) fn seas(map: &Map) -> ProvinceSet {
+    map.provinces()
+        .filter(|&p| map.terrain(p) == Terrain::Sea)
+        .collect()
+}
+
+/// Provinces reachable from `start` by fleet steps through provinces in `allowed`.
+pub(crate) fn flood(map: &Map, start: ProvinceSet, allowed: ProvinceSet) -> ProvinceSet {
+    let mut reached = ProvinceSet(start.0 & allowed.0);
+    let mut frontier = reached;
+    while !frontier.is_empty() {
+        let mut next = ProvinceSet::EMPTY;
+        for s in frontier.iter() {
+            next.0 |= fleet_touching(map, s).0;
+        }
+        next.0 &= allowed.0 & !reached.0;
+        reached.0 |= next.0;
+        frontier = next;
+    }
+    reached
+}
+
+/// Is there any chain of provinces in `allowed` joining `from` to `to` by fleet steps?
+pub(crate) fn joined(map: &Map, from: Province, to: Province, allowed: ProvinceSet) -> bool {
+    let reached = flood(map, fleet_touching(map, from), allowed);
+    reached.0 & fleet_touching(map, to).0 != 0
+}
+
+/// The seas of `allowed` lying on some unshortenable convoy route from `from` to `to`.
+pub(crate) fn route_seas(
+    map: &Map,
+    from: Province,
+    to: Province,
+    allowed: ProvinceSet,
+) -> ProvinceSet {
+    let allowed = ProvinceSet(allowed.0 & seas(map).0);
+    let start = ProvinceSet(seas_touching(map, from).0 & allowed.0);
+    let end = ProvinceSet(seas_touching(map, to).0 & allowed.0);
+    let mut found = ProvinceSet::EMPTY;
+    if from == to || start.is_empty() || end.is_empty() {
+        return found;
+    }
+    let walk = Walk {
+        map,
+        start,
+        end,
+        allowed,
+    };
+    for s in start.iter() {
+        walk.extend(
+            s,
+            ProvinceSet(1u128 << s.0),
+            ProvinceSet::EMPTY,
+            &mut found,
+            0,
+        );
+    }
+    found
+}
+
+struct Walk<'a> {
+    map: &'a Map,
+    start: ProvinceSet,
+    end: ProvinceSet,
+    allowed: ProvinceSet,
+}
+
+impl Walk<'_> {
+    /// `path` ends at `node`; `banned` are seas touching the path before `node`.
+    fn extend(
+        &self,
+        node: Province,
+        path: ProvinceSet,
+        banned: ProvinceSet,
+        found: &mut ProvinceSet,
+        depth: u32,
+    ) {
+        if self.end.contains(node) {
+            found.0 |= path.0;
+            return;
+        }
+        // Every path in a sea graph is shorter than the number of seas; the bound
+        // only guards against a malformed map.
+        if depth > 64 {
+            return;
+        }
+        let around = self.map.fleet_neighbours(Location::from(node));
+        let next = around.0 & self.allowed.0 & !banned.0 & !self.start.0 & !path.0;
+        let banned = ProvinceSet(banned.0 | around.0 | path.0);
+        for c in ProvinceSet(next).iter() {
+            self.extend(
+                c,
+                ProvinceSet(path.0 | 1u128 << c.0),
+                banned,
+                found,
+                depth + 1,
+            );
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The movement board: one slot per province holding its unit and the order it
+//! will carry out, after legality checks, order choice and matching.
+
+use super::legality::{self, Act, Checked};
+use crate::judge::geometry;
+use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason, Rules, Unit};
+use crate::map::{Location, Map, Province, ProvinceSet, UnitKind};
+use crate::orders::PowerOrder;
+
+pub(crate) const MAX: usize = 128;
+pub(crate) const NO_ORDER: u16 = u16::MAX;
+
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Slot {
+    pub unit: Option<Unit>,
+    pub act: Act,
+    /// Move: destination. SupportMove / Convoy: the supported move's destination.
+    pub to: Location,
+    /// SupportHold / SupportMove / Convoy: the supported or convoyed unit's province.
+    pub from: Province,
+    /// Move: the army goes by convoy.
+    pub convoy: bool,
+    /// Move (1971): the army may still walk if its convoy fails.
+    pub land_fallback: bool,
+    /// The input order carried out, or `NO_ORDER`.
+    pub order: u16,
+}
+
+const EMPTY_SLOT: Slot = Slot {
+    unit: None,
+    act: Act::Hold,
+    to: Location {
+        province: Province(0),
+        coast: None,
+    },
+    from: Province(0),
+    convoy: false,
+    land_fallback: false,
+    order: NO_ORDER,
+};
+
+/// Per-order status after validation: `None` if the order is carried out.
+pub(crate) type Status = Option<Reason>;
+
+pub(crate) struct Board {
+    pub slots: [Slot; MAX],
+    pub occupied: ProvinceSet,
+    /// Provinces holding a fleet.
+    pub fleets: ProvinceSet,
+    /// Movers into each province.
+    pub movers_into: [ProvinceSet; MAX],
+    /// Units whose valid support the unit in this province receives.
+    pub supporters: [ProvinceSet; MAX],
+    /// Convoy-moving army: matched convoying fleets lying on a route.
+    pub route: [ProvinceSet; MAX],
+}
+
+impl Board {
+    pub fn new(position: &Position) -> Board {
+        let mut board = Board {
+            slots: [EMPTY_SLOT; MAX],
+            occupied: ProvinceSet::EMPTY,
+            fleets: ProvinceSet::EMPTY,
+            movers_into: [ProvinceSet::EMPTY; MAX],
+            supporters: [ProvinceSet::EMPTY; MAX],
+            route: [ProvinceSet::EMPTY; MAX],
+        };
+        for u in &position.units {
+            let i = u.location.province.0 as usize;
+            if i < MAX && board.slots[i].unit.is_none() {
+                board.slots[i].unit = Some(*u);
+                board.occupied.insert(u.location.province);
+                if u.kind == UnitKind::Fleet {
+                    board.fleets.insert(u.location.province);
+                }
+            }
+        }
+        board
+    }
+
+    pub fn unit(&self, p: Province) -> Option<Unit> {
+        self.slots.get(p.0 as usize).and_then(|s| s.unit)
+    }
+
+    pub fn slot(&self, p: Province) -> &Slot {
+        &self.slots[p.0 as usize]
+    }
+
+    /// Checks every order, gives each unit the order it carries out, and fills in
+    /// `status` (one entry per input order).
+    pub fn assign(
+        &mut self,
+        map: &Map,
+        rules: &Rules,
+        allegiance: &dyn Allegiance,
+        orders: &[PowerOrder],
+        status: &mut Vec<Status>,
+    ) {
+        status.clear();
+        let mut conflicted = ProvinceSet::EMPTY;
+        for (i, po) in orders.iter().enumerate() {
+            let checked = legality::check(map, rules, allegiance, self, po);
+            let (p, c) = match checked {
+                Ok(pc) => pc,
+                Err(reason) => {
+                    status.push(Some(reason));
+                    continue;
+                }
+            };
+            status.push(None);
+            let slot = &mut self.slots[p.0 as usize];
+            if slot.order != NO_ORDER {
+                let prev = slot.order as usize;
+                match rules.multiple_orders {
+                    MultipleOrders::First => {
+                        status[i] = Some(Reason::Replaced);
+                        continue;
+                    }
+                    MultipleOrders::Last => status[prev] = Some(Reason::Replaced),
+                    MultipleOrders::Hold => {
+                        if orders[prev].order != po.order {
+                            conflicted.insert(p);
+                        }
+                        status[prev] = Some(Reason::Replaced);
+                    }
+                }
+            }
+            set_slot(slot, c, i as u16);
+        }
+        for p in conflicted.iter() {
+            let slot = &mut self.slots[p.0 as usize];
+            status[slot.order as usize] = Some(Reason::Conflicting);
+            slot.act = Act::Hold;
+            slot.order = NO_ORDER;
+        }
+        self.match_orders(map, rules, allegiance, status);
+    }
+
+    /// Supports and convoys count only if the supported unit does what they say;
+    /// armies next to their destination go by convoy only as DATC 4.A.3 says.
+    fn match_orders(
+        &mut self,
+        map: &Map,
+        rules: &Rules,
+        allegiance: &dyn Allegiance,
+        status: &mut [Status],
+    ) {
+        // Convoys first: they decide which armies go by sea.
+        let mut convoying = [ProvinceSet::EMPTY; MAX];
+        for p in self.occupied.iter() {
+            let s = self.slots[p.0 as usize];
+            if s.act != Act::Convoy {
+                continue;
+            }
+            let a = self.slots[s.from.0 as usize];
+            let matched = a.act == Act::Move
+                && a.to.province == s.to.province
+                && a.unit.is_some_and(|u| u.kind == UnitKind::Army);
+            if matched {
+                convoying[s.from.0 as usize].insert(p);
+            } else {
+                self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
+            }
+        }
+        for p in self.occupied.iter() {
+            let i = p.0 as usize;
+            let s = self.slots[i];
+            let Some(unit) = s.unit else { continue };
+            if s.act != Act::Move || unit.kind != UnitKind::Army {
+                continue;
+            }
+            let to = s.to.province;
+            let chain = geometry::route_seas(map, p, to, convoying[i]);
+            let adjacent = map.army_adjacent(p, to);
+            let (convoy, fallback) = if !adjacent {
+                (true, false)
+            } else {
+                self.adjacent_route(rules, allegiance, p, unit, convoying[i], chain)
+            };
+            self.slots[i].convoy = convoy;
+            self.slots[i].land_fallback = fallback;
+            if convoy {
+                self.route[i] = chain;
+            }
+            // Fleets ordered to convoy an army that walks, or that lie off every route.
+            for f in convoying[i].iter() {
+                if !convoy {
+                    self.void(f, Reason::LandRoute, status);
+                } else if !chain.contains(f) {
+                    self.void(f, Reason::ConvoyNotOnRoute, status);
+                }
+            }
+        }
+        for p in self.occupied.iter() {
+            let s = self.slots[p.0 as usize];
+            let target = self.slots[s.from.0 as usize];
+            match s.act {
+                Act::SupportHold => {
+                    if target.unit.is_some() && target.act != Act::Move {
+                        self.supporters[s.from.0 as usize].insert(p);
+                    } else {
+                        self.void(p, Reason::SupportNotMatched { supported: s.from }, status);
+                    }
+                }
+                Act::SupportMove => {
+                    let coast_ok = match (s.to.coast, target.to.coast) {
+                        (Some(a), Some(b)) => a == b,
+                        _ => true,
+                    };
+                    if target.act == Act::Move && target.to.province == s.to.province && coast_ok {
+                        self.supporters[s.from.0 as usize].insert(p);
+                    } else {
+                        self.void(p, Reason::SupportNotMatched { supported: s.from }, status);
+                    }
+                }
+                Act::Move => self.movers_into[s.to.province.0 as usize].insert(p),
+                _ => {}
+            }
+        }
+    }
+
+    /// DATC 4.A.3: does an army next to its destination go by the ordered convoy?
+    /// Returns (by convoy, may fall back to land).
+    fn adjacent_route(
+        &self,
+        rules: &Rules,
+        allegiance: &dyn Allegiance,
+        p: Province,
+        army: Unit,
+        fleets: ProvinceSet,
+        chain: ProvinceSet,
+    ) -> (bool, bool) {
+        let s = self.slots[p.0 as usize];
+        match rules.adjacent_convoy {
+            AdjacentConvoy::Intent { land_fallback } => {
+                let own_fleet = fleets.iter().any(|f| {
+                    self.unit(f)
+                        .is_some_and(|u| allegiance.same_owner(&u, &army))
+                });
+                // Until now `convoy` holds the order's "via convoy".
+                let wants = s.convoy || own_fleet;
+                if land_fallback && chain.is_empty() {
+                    (false, false)
+                } else {
+                    (wants, land_fallback)
+                }
+            }
+            AdjacentConvoy::Rules1971 => {
+                let back = self.slots[s.to.province.0 as usize];
+                let swap = back.act == Act::Move && back.to.province == p;
+                (swap && !chain.is_empty(), true)
+            }
+        }
+    }
+
+    /// The order in `p` is void: the unit holds.
+    fn void(&mut self, p: Province, reason: Reason, status: &mut [Status]) {
+        let slot = &mut self.slots[p.0 as usize];
+        if slot.order != NO_ORDER {
+            status[slot.order as usize] = Some(reason);
+        }
+        // The order stays recorded (reported void); the unit holds.
+        slot.act = Act::Hold;
+    }
+}
+
+fn set_slot(slot: &mut Slot, c: Checked, order: u16) {
+    slot.act = c.act;
+    slot.to = c.to;
+    slot.from = c.from;
+    // Until matching decides, `convoy` remembers the "via convoy" of the order.
+    slot.convoy = c.via_convoy;
+    slot.land_fallback = false;
+    slot.order = order;
+}

@@ -1,0 +1,206 @@
+//! Turning the resolver's decisions into verdicts with reasons, and the board after.
+
+use super::board::{MAX, NO_ORDER, Status};
+use super::legality::Act;
+use super::resolver::Resolver;
+use crate::judge::{Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition};
+use crate::map::{Province, ProvinceSet};
+use crate::orders::{Order, PowerOrder, UnitSpec};
+
+pub(crate) fn build(
+    r: &mut Resolver,
+    position: &Position,
+    orders: &[PowerOrder],
+    status: &[Status],
+) -> Adjudication {
+    let board = r.board;
+    let mut moved = ProvinceSet::EMPTY;
+    for p in board.occupied.iter() {
+        if board.slot(p).act == Act::Move && r.succeeded(p) {
+            moved.insert(p);
+        }
+    }
+    let mut dislodger: [Option<Province>; MAX] = [None; MAX];
+    for q in board.occupied.iter() {
+        if !moved.contains(q) {
+            dislodger[q.0 as usize] = board.movers_into[q.0 as usize]
+                .iter()
+                .find(|&m| moved.contains(m));
+        }
+    }
+
+    let mut resolutions = Vec::with_capacity(orders.len() + 4);
+    for (i, po) in orders.iter().enumerate() {
+        let at = po
+            .order
+            .unit()
+            .map(|u| u.location.province)
+            .filter(|p| (p.0 as usize) < MAX);
+        let own = at.filter(|p| board.slot(*p).order == i as u16);
+        // A void order still tells its unit's fate, unless it named no unit of its power.
+        let names_unit = !matches!(
+            status[i],
+            Some(Reason::NoUnit { .. } | Reason::ForeignUnit { .. } | Reason::WrongPhase)
+        );
+        let by = at
+            .filter(|_| names_unit)
+            .and_then(|p| dislodger[p.0 as usize]);
+        let (verdict, reason) = match (status[i], own) {
+            (Some(reason), _) => (Verdict::Void, reason),
+            (None, Some(p)) => explain(r, p),
+            (None, None) => (Verdict::Void, Reason::Replaced),
+        };
+        resolutions.push(Resolution {
+            power: po.power,
+            order: po.order,
+            verdict,
+            dislodged: by.is_some(),
+            dislodged_by: by,
+            reason,
+            defaulted: false,
+        });
+    }
+    for p in board.occupied.iter() {
+        let s = board.slot(p);
+        let Some(unit) = s.unit else { continue };
+        if s.order != NO_ORDER {
+            continue;
+        }
+        let by = dislodger[p.0 as usize];
+        resolutions.push(Resolution {
+            power: unit.power,
+            order: Order::Hold {
+                unit: UnitSpec {
+                    kind: Some(unit.kind),
+                    location: unit.location,
+                    power: Some(unit.power),
+                },
+            },
+            verdict: Verdict::Ok,
+            dislodged: by.is_some(),
+            dislodged_by: by,
+            reason: Reason::Unordered,
+            defaulted: true,
+        });
+    }
+
+    let mut after = position.clone();
+    after.units.clear();
+    after.dislodged.clear();
+    after.contested = ProvinceSet::EMPTY;
+    for p in board.occupied.iter() {
+        let s = board.slot(p);
+        let Some(mut unit) = s.unit else { continue };
+        if moved.contains(p) {
+            unit.location = s.to;
+            after.units.push(unit);
+        } else if let Some(from) = dislodger[p.0 as usize] {
+            let via_convoy = r.by_convoy(from);
+            after.dislodged.push(Dislodged {
+                unit,
+                attacker_from: from,
+                via_convoy,
+            });
+        } else {
+            after.units.push(unit);
+        }
+    }
+    // Provinces left empty where a move bounced: a standoff, closed to retreats.
+    let mut filled = ProvinceSet::EMPTY;
+    for u in &after.units {
+        filled.insert(u.location.province);
+    }
+    for p in board.occupied.iter() {
+        // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
+        if board.slot(p).act == Act::Move && !moved.contains(p) && r.prevent_strength(p) > 0 {
+            let q = board.slot(p).to.province;
+            if !filled.contains(q) {
+                after.contested.insert(q);
+            }
+        }
+    }
+    transition::advance(r.map, &mut after, position.phase);
+    Adjudication { resolutions, after }
+}
+
+/// Verdict and reason for the order carried out by the unit in `p`.
+fn explain(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
+    let s = *r.board.slot(p);
+    let ok = r.succeeded(p);
+    match s.act {
+        Act::Hold => (Verdict::Ok, Reason::None),
+        Act::Move if ok => (Verdict::Ok, Reason::None),
+        Act::Move => explain_bounce(r, p),
+        Act::SupportHold | Act::SupportMove if ok => (Verdict::Ok, Reason::None),
+        Act::SupportHold | Act::SupportMove => match r.support_cutter(p) {
+            Some(by) => (Verdict::Cut, Reason::CutBy { by }),
+            None => (Verdict::Cut, Reason::None),
+        },
+        Act::Convoy if r.paradox.contains(p) => (Verdict::Failed, Reason::Paradox),
+        Act::Convoy => explain_convoy(r, p),
+    }
+}
+
+fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
+    let s = *r.board.slot(p);
+    // A convoy that was broken explains the failure even if the army then tried
+    // the land route (2000 rules, DATC 4.A.3).
+    if !r.path(p) || (s.convoy && s.land_fallback && !r.convoy_path(p)) {
+        let route = r.board.route[p.0 as usize];
+        if route.is_empty() {
+            return (Verdict::NoConvoy, Reason::NoConvoyRoute);
+        }
+        if let Some(f) = route.iter().find(|f| r.paradox.contains(*f)) {
+            let _ = f;
+            return (Verdict::Disrupted, Reason::Paradox);
+        }
+        let fleet = route.iter().find(|&f| !r.succeeded(f)).unwrap_or(p);
+        return (Verdict::Disrupted, Reason::DisruptedBy { fleet });
+    }
+    let q = s.to.province;
+    let attack = r.attack_strength(p);
+    if attack == 0 {
+        return (Verdict::Bounce, Reason::OwnUnit { at: q });
+    }
+    let bounced = |by, opposing| {
+        (
+            Verdict::Bounce,
+            Reason::Bounced {
+                by,
+                strength: attack,
+                opposing,
+            },
+        )
+    };
+    let defence = if r.head_to_head(p) {
+        r.defend_strength(q)
+    } else {
+        r.hold_strength(q)
+    };
+    if defence >= attack {
+        return bounced(q, defence);
+    }
+    for m in r.board.movers_into[q.0 as usize].iter() {
+        if m != p {
+            let prevent = r.prevent_strength(m);
+            if prevent >= attack {
+                return bounced(m, prevent);
+            }
+        }
+    }
+    (Verdict::Bounce, Reason::None)
+}
+
+/// A convoy that stood its ground still failed if its army's convoy was broken.
+fn explain_convoy(r: &mut Resolver, f: Province) -> (Verdict, Reason) {
+    let army = r.board.slot(f).from;
+    if r.path(army) {
+        return (Verdict::Ok, Reason::None);
+    }
+    let route = r.board.route[army.0 as usize];
+    match route.iter().find(|&g| !r.succeeded(g)) {
+        Some(fleet) if r.paradox.contains(fleet) => (Verdict::Disrupted, Reason::Paradox),
+        Some(fleet) => (Verdict::Disrupted, Reason::DisruptedBy { fleet }),
+        None => (Verdict::Disrupted, Reason::None),
+    }
+}
