@@ -250,18 +250,35 @@ impl Store {
     }
 
     fn check_integrity(&self, path: &Path) -> Result<(), StoreError> {
+        // quick_check reports problems as rows, but on a badly broken page it
+        // may also stop with SQLITE_CORRUPT after a few rows: keep both.
+        let mut findings = Vec::new();
         let mut stmt = self
             .conn
             .prepare("PRAGMA quick_check")
             .map_err(|e| open_error(path, e))?;
-        let lines: Vec<String> = stmt
-            .query_map([], |r| r.get(0))
-            .and_then(|rows| rows.collect())
-            .map_err(|e| open_error(path, e))?;
-        if lines.len() == 1 && lines[0] == "ok" {
+        let mut rows = stmt.query([]).map_err(|e| open_error(path, e))?;
+        loop {
+            match rows.next() {
+                Ok(Some(row)) => findings.push(row.get::<_, String>(0).unwrap_or_default()),
+                Ok(None) => break,
+                Err(e) => match open_error(path, e) {
+                    StoreError::Damaged { detail, .. } => {
+                        findings.push(detail);
+                        break;
+                    }
+                    other => return Err(other),
+                },
+            }
+        }
+        if findings.len() == 1 && findings[0] == "ok" {
             return Ok(());
         }
-        let mut detail = lines.into_iter().take(5).collect::<Vec<_>>().join("; ");
+        let shown = findings.len().min(5);
+        let mut detail = findings[..shown].join("; ");
+        if findings.len() > shown {
+            detail.push_str(&format!("; and {} more", findings.len() - shown));
+        }
         if detail.is_empty() {
             detail = "quick_check gave no answer".to_string();
         }
