@@ -5,7 +5,17 @@ use chrono::{DateTime, Utc};
 
 use super::model::PressKind;
 use crate::orders::Order;
-use crate::phase::Phase;
+use crate::phase::{Phase, PhaseKind};
+
+/// One part of a phase kind's schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockField {
+    /// Deadline time of day (`None`: exactly the hours after the phase starts).
+    Time(Option<chrono::NaiveTime>),
+    NextHours(u32),
+    GraceHours(u32),
+    Days(super::clock::Weekdays),
+}
 
 /// One line of a mail, as the engine receives it.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,6 +109,11 @@ pub enum Request {
     SetPress(PressKind),
     SetPartial(bool),
     SetRules(String),
+    /// `SET MOVE|RETREAT|ADJUST CLOCK/NEXT/GRACE/DAYS ...`; `kind: None` sets every kind.
+    SetClock {
+        kind: Option<PhaseKind>,
+        field: ClockField,
+    },
     /// A command the engine does not carry out yet; answered as such.
     Unsupported(String),
 }

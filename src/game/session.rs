@@ -13,11 +13,11 @@ use super::lots::LotSecret;
 use super::model::{FutureOrders, GameState, Member, Role, Settings, Status};
 use super::orders_check::{check_orders, merge, missing_orders};
 use super::process::{self, map_for, orders_of, position_of, survivors};
-use super::request::{Line, Request};
+use super::request::{ClockField, Line, Request};
 use super::work::Work;
 use crate::map::{Map, Power};
 use crate::orders::Order;
-use crate::phase::Phase;
+use crate::phase::{Phase, PhaseKind};
 use crate::store::{NewGame, NewOrder, hash_password, verify_password};
 
 /// What a mail's sender may do in the game they signed on to.
@@ -480,10 +480,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             self.fail(line, text, format!("unknown variant {variant}"));
             return Ok(());
         }
-        let settings = Settings {
+        let mut settings = Settings {
             variant: variant.clone(),
             ..Settings::default()
         };
+        // The game's wall clock is its creator's zone.
+        settings.schedule.timezone = self.work.zone_of(&self.sender).name().to_string();
         let mut state = GameState::new(game, settings);
         let secret = self.next_secret();
         state.lot_commitment = Some(secret.commitment());
@@ -1146,6 +1148,27 @@ impl Session<'_, '_, '_> {
                 }
             }
             Rollback(target) => self.rollback(line, text, &key, *target)?,
+            SetClock { kind, field } => {
+                let g = self.work.game_mut(&key);
+                let kinds = match kind {
+                    Some(k) => vec![*k],
+                    None => vec![
+                        PhaseKind::Movement,
+                        PhaseKind::Retreat,
+                        PhaseKind::Adjustment,
+                    ],
+                };
+                for k in kinds {
+                    let s = g.state.settings.schedule.for_kind_mut(k);
+                    match field {
+                        ClockField::Time(t) => s.deadline_time = *t,
+                        ClockField::NextHours(h) => s.next_hours = *h,
+                        ClockField::GraceHours(h) => s.grace_hours = *h,
+                        ClockField::Days(d) => s.weekdays = *d,
+                    }
+                }
+                self.ok(text, "Schedule changed; it applies from the next phase.");
+            }
             _ => self.fail(line, text, "not a master command"),
         }
         Ok(())
