@@ -822,3 +822,74 @@ fn times_drop_subseconds_and_keep_utc() {
     let game = store.transaction(|tx| tx.game(id)).unwrap().unwrap();
     assert_eq!(game.created_at, t(7));
 }
+
+#[test]
+fn version_one_file_is_upgraded_keeping_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let conn = raw(&path);
+    conn.execute_batch(include_str!("../src/store/migrations/0001_initial.sql"))
+        .unwrap();
+    conn.pragma_update(None, "user_version", 1).unwrap();
+    conn.execute(
+        "INSERT INTO games (name, variant, rules_preset, created_at)
+         VALUES ('old', 'standard', 'njudge', 0)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+
+    let (before, after) = legate::store::migrate(&path).unwrap();
+    assert_eq!((before, after), (1, LATEST_VERSION));
+    assert!(LATEST_VERSION >= 2);
+    let mut store = Store::open(&path).unwrap();
+    let old = store.transaction(|tx| tx.game_by_name("old")).unwrap();
+    assert_eq!(old.map(|g| g.status), Some(GameStatus::Forming));
+    let indexes: i64 = raw(&path)
+        .query_row(
+            "SELECT count(*) FROM sqlite_master
+             WHERE type = 'index' AND name IN ('inbound_by_sender', 'outbox_by_created')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(indexes, 2);
+}
+
+#[test]
+fn mail_times_per_address_for_rate_limits() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .transaction(|tx| {
+            for (i, sender) in ["Bot@x.org", "bot@x.org", "ann@x.org", "BOT@X.ORG"]
+                .iter()
+                .enumerate()
+            {
+                let id = format!("<{i}@x>");
+                tx.insert_inbound(b"m", Some(&id), sender, t(i as i64 * 10))?;
+            }
+            assert_eq!(
+                tx.inbound_times_from("bot@x.org", t(0))?,
+                vec![t(0), t(10), t(30)]
+            );
+            assert_eq!(
+                tx.inbound_times_from("bot@x.org", t(10))?,
+                vec![t(10), t(30)]
+            );
+            assert!(tx.inbound_times_from("nobody@x.org", t(0))?.is_empty());
+
+            let bot = vec!["bot@x.org".to_string()];
+            let both = vec!["ann@x.org".to_string(), "Bot@X.org".to_string()];
+            let ann = vec!["ann@x.org".to_string()];
+            tx.queue_outbox(&reply(&bot, "1"), t(5))?;
+            tx.queue_outbox(&reply(&both, "2"), t(6))?;
+            tx.queue_outbox(&reply(&ann, "3"), t(7))?;
+            let sent = queue(tx, "4", t(8))?;
+            tx.mark_sent(sent, t(9))?;
+            assert_eq!(tx.outbox_times_to("BOT@x.org", t(0))?, vec![t(5), t(6)]);
+            assert_eq!(tx.outbox_times_to("ann@x.org", t(6))?, vec![t(6), t(7)]);
+            assert_eq!(tx.outbox_times_to("player@example.org", t(0))?, vec![t(8)]);
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}

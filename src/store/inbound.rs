@@ -152,6 +152,23 @@ impl Tx<'_> {
     }
 }
 
+impl Tx<'_> {
+    /// When mail from `sender` (ignoring case) was received at or after
+    /// `since`, oldest first: the input of a per-sender rate limit.
+    pub fn inbound_times_from(
+        &self,
+        sender: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>, StoreError> {
+        self.query_all(
+            "SELECT received_at FROM inbound_mails
+             WHERE sender = ?1 COLLATE NOCASE AND received_at >= ?2 ORDER BY received_at",
+            params![sender, to_secs(since)],
+            |r| from_secs("inbound_mails.received_at", r.get(0)?),
+        )
+    }
+}
+
 /// SQLite LIMIT takes an i64; anything larger means "no limit".
 pub(crate) fn limit_param(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)

@@ -160,6 +160,24 @@ impl Tx<'_> {
         self.query_all(&sql, [inbound.0], from_row)
     }
 
+    /// When mail to `address` (ignoring case, any status) was queued at or
+    /// after `since`, oldest first: the input of a per-recipient rate limit
+    /// that survives restarts.
+    pub fn outbox_times_to(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>, StoreError> {
+        self.query_all(
+            "SELECT created_at FROM outbox
+             WHERE created_at >= ?2 AND EXISTS (
+                 SELECT 1 FROM json_each(outbox.recipients) WHERE value = ?1 COLLATE NOCASE)
+             ORDER BY created_at, id",
+            params![address, to_secs(since)],
+            |r| from_secs("outbox.created_at", r.get(0)?),
+        )
+    }
+
     /// Fixes the composed bytes of a queued mail. Once set they cannot be
     /// replaced by different bytes.
     pub fn set_outbox_message(&self, id: OutboxId, message: &[u8]) -> Result<(), StoreError> {
