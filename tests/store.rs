@@ -893,3 +893,62 @@ fn mail_times_per_address_for_rate_limits() {
         })
         .unwrap();
 }
+
+#[test]
+fn concurrent_openers_and_writers_lose_nothing() {
+    const WRITERS: usize = 4;
+    const EACH: usize = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let start = std::sync::Barrier::new(WRITERS);
+    std::thread::scope(|s| {
+        for w in 0..WRITERS {
+            let (path, start) = (&path, &start);
+            s.spawn(move || {
+                start.wait();
+                // All open the fresh file at once: migration must happen once.
+                let mut store = Store::open(path).unwrap();
+                for i in 0..EACH {
+                    store
+                        .transaction(|tx| {
+                            let game = match tx.game_by_name("counter")? {
+                                Some(g) => g,
+                                None => {
+                                    let id = tx.insert_game(
+                                        &NewGame {
+                                            state: r#"{"n":0}"#,
+                                            ..new_game("counter")
+                                        },
+                                        t(0),
+                                    )?;
+                                    tx.game(id)?.unwrap()
+                                }
+                            };
+                            // Read, then write: only safe if no one else
+                            // can write in between.
+                            let state: serde_json::Value =
+                                serde_json::from_str(&game.state).unwrap();
+                            let n = state["n"].as_i64().unwrap();
+                            let mut next = game.clone();
+                            next.state = format!(r#"{{"n":{}}}"#, n + 1);
+                            tx.update_game(&next)?;
+                            let id = format!("<{w}-{i}@x>");
+                            tx.insert_inbound(b"m", Some(&id), "a@x", t(0))?;
+                            Ok::<_, StoreError>(())
+                        })
+                        .unwrap();
+                }
+            });
+        }
+    });
+    let mut store = Store::open(&path).unwrap();
+    let game = store
+        .transaction(|tx| tx.game_by_name("counter"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(game.state, format!(r#"{{"n":{}}}"#, WRITERS * EACH));
+    let mails = store
+        .transaction(|tx| tx.inbound_times_from("a@x", t(0)))
+        .unwrap();
+    assert_eq!(mails.len(), WRITERS * EACH);
+}
