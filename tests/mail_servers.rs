@@ -332,9 +332,16 @@ async fn idle_wakes_on_new_mail() {
         tokio::time::sleep(Duration::from_millis(400)).await;
         smtp.send(&order_mail(PLAYER, "idle@example.test")).await
     });
-    // poll_seconds is an hour: only IDLE can end this wait early with NewMail.
+    // poll_seconds is an hour and the wait 30 s: polling would only look again at the
+    // end of the wait, so an answer well before that can only come from IDLE.
+    let started = Instant::now();
     let wake = inbound.wait(Duration::from_secs(30)).await.expect("wait");
+    let waited = started.elapsed();
     sender.await.expect("task").expect("accepted");
+    assert!(
+        waited < Duration::from_secs(20),
+        "woke after {waited:?}: not by IDLE"
+    );
     assert_eq!(wake, Wake::NewMail);
     let mails = fetch_n(&mut inbound, 1).await;
     assert_eq!(

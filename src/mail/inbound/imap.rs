@@ -6,24 +6,19 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use async_imap::{Client, Session};
 use futures::TryStreamExt;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_rustls::TlsConnector;
-use tokio_rustls::client::TlsStream;
-use tokio_rustls::rustls::pki_types::pem::PemObject;
-use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
-use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+use tokio_rustls::rustls::pki_types::ServerName;
 
+use super::stream::ImapStream;
 use super::{InboundError, InboundMail, MailKey, Wake};
 use crate::config::{ImapConfig, Security};
+use crate::mail::tls::{client_config, tls_name};
 
 /// IDLE is restarted at least this often: RFC 2177 asks clients to re-issue it within
 /// 29 minutes so that servers do not drop the connection as inactive.
@@ -72,61 +67,6 @@ impl Default for Backoff {
     }
 }
 
-/// A plain or TLS connection, so one session type serves every security setting.
-pub enum ImapStream {
-    Plain(TcpStream),
-    Tls(Box<TlsStream<TcpStream>>),
-}
-
-impl fmt::Debug for ImapStream {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ImapStream::Plain(_) => "ImapStream::Plain",
-            ImapStream::Tls(_) => "ImapStream::Tls",
-        })
-    }
-}
-
-impl AsyncRead for ImapStream {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            ImapStream::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
-        }
-    }
-}
-
-impl AsyncWrite for ImapStream {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            ImapStream::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            ImapStream::Plain(s) => Pin::new(s).poll_flush(cx),
-            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
-        }
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            ImapStream::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            ImapStream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
-        }
-    }
-}
-
 type ImapSession = Session<ImapStream>;
 
 /// What the server told us when we logged in.
@@ -163,7 +103,9 @@ impl fmt::Debug for ImapInbound {
 impl ImapInbound {
     /// Prepares the client (reads `ca_file`); the server is contacted on first use.
     pub fn new(config: ImapConfig, max_bytes: usize) -> Result<Self, InboundError> {
-        let tls = tls_connector(config.ca_file.as_deref())?;
+        let tls = TlsConnector::from(
+            client_config(config.ca_file.as_deref()).map_err(InboundError::Tls)?,
+        );
         Ok(ImapInbound {
             config,
             tls,
@@ -230,11 +172,11 @@ impl ImapInbound {
     ///
     /// Cancelling the returned future is safe; it may only cost a reconnection.
     pub async fn wait(&mut self, timeout: Duration) -> Result<Wake, InboundError> {
-        if self.session.is_none() {
-            if let Some(pause) = self.backoff.remaining() {
-                tokio::time::sleep(pause.min(timeout)).await;
-                return Ok(Wake::Timeout);
-            }
+        if self.session.is_none()
+            && let Some(pause) = self.backoff.remaining()
+        {
+            tokio::time::sleep(pause.min(timeout)).await;
+            return Ok(Wake::Timeout);
         }
         self.connected().await?;
         let result = self.newer_unseen().await;
@@ -584,40 +526,6 @@ async fn fetch_section(
         .collect())
 }
 
-/// Public authorities plus, optionally, the certificates in `ca_file`.
-fn tls_connector(ca_file: Option<&std::path::Path>) -> Result<TlsConnector, InboundError> {
-    let mut roots = RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
-    if let Some(path) = ca_file {
-        let pem = std::fs::read(path)
-            .map_err(|e| InboundError::Tls(format!("ca_file {}: {e}", path.display())))?;
-        for cert in CertificateDer::pem_slice_iter(&pem) {
-            let cert =
-                cert.map_err(|e| InboundError::Tls(format!("ca_file {}: {e}", path.display())))?;
-            roots
-                .add(cert)
-                .map_err(|e| InboundError::Tls(format!("ca_file {}: {e}", path.display())))?;
-        }
-    }
-    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| InboundError::Tls(e.to_string()))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(TlsConnector::from(Arc::new(config)))
-}
-
-/// A loopback IP is checked as "localhost", the name test certificates are made for.
-fn tls_name(host: &str) -> String {
-    if crate::config::is_loopback(host) && host.parse::<std::net::IpAddr>().is_ok() {
-        "localhost".into()
-    } else {
-        host.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -644,11 +552,5 @@ mod tests {
     #[test]
     fn uid_sets() {
         assert_eq!(uid_set(&[3, 5, 9]), "3,5,9");
-    }
-
-    #[test]
-    fn unreadable_ca_file_is_a_tls_error() {
-        let result = tls_connector(Some(std::path::Path::new("/nonexistent/ca.pem")));
-        assert!(matches!(result, Err(InboundError::Tls(_))));
     }
 }

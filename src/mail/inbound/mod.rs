@@ -6,6 +6,7 @@
 
 pub mod imap;
 pub mod maildir;
+pub mod stream;
 
 use std::time::Duration;
 

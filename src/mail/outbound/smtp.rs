@@ -12,6 +12,7 @@ use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use super::SendError;
 use crate::config::{Security, SmtpConfig};
 use crate::mail::compose::RenderedMail;
+use crate::mail::tls::tls_name;
 
 #[derive(Clone)]
 pub struct SmtpOutbound {
@@ -78,16 +79,6 @@ fn tls_parameters(config: &SmtpConfig) -> Result<TlsParameters, SendError> {
     params
         .build_rustls()
         .map_err(|e| SendError::Transient(format!("TLS setup: {e}")))
-}
-
-/// The name the server's certificate must carry. A loopback IP is checked as
-/// "localhost", the name test servers' certificates are made for.
-fn tls_name(host: &str) -> String {
-    if crate::config::is_loopback(host) && host.parse::<std::net::IpAddr>().is_ok() {
-        "localhost".into()
-    } else {
-        host.to_string()
-    }
 }
 
 fn envelope(mail: &RenderedMail) -> Result<SmtpEnvelope, SendError> {
@@ -162,11 +153,5 @@ mod tests {
             bytes: Vec::new(),
         };
         assert!(envelope(&mail).expect_err("invalid").is_permanent());
-    }
-
-    #[test]
-    fn loopback_ip_is_checked_as_localhost() {
-        assert_eq!(tls_name("127.0.0.1"), "localhost");
-        assert_eq!(tls_name("smtp.example.org"), "smtp.example.org");
     }
 }
