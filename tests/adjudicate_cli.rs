@@ -443,3 +443,67 @@ fn unknown_rules_edition_is_refused() {
     assert_eq!(code, 2);
     assert!(out.is_empty(), "nothing adjudicated: {out}");
 }
+
+#[test]
+fn convoys() {
+    let doc = json!({
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A LON", "F NTH"]},
+        "orders": {"ENGLAND": ["A LON - BEL", "F NTH C A LON - BEL"]}
+    });
+    let out = adjudicate(&doc, &[]);
+    assert_eq!(result_of(&out, "ENGLAND", "A LON - BEL"), "ok");
+    assert_eq!(result_of(&out, "ENGLAND", "F NTH C A LON - BEL"), "ok");
+    assert_eq!(set(&out["units"]["ENGLAND"]), strings(&["A BEL", "F NTH"]));
+
+    // A fleet that could have convoyed but was not ordered to.
+    let doc = json!({
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A LON", "F ENG"]},
+        "orders": {"ENGLAND": ["A LON - BEL"]}
+    });
+    assert_eq!(
+        result_of(&adjudicate(&doc, &[]), "ENGLAND", "A LON - BEL"),
+        "no convoy"
+    );
+
+    // The convoy's army attacks the support that would dislodge the convoying
+    // fleet: a paradox, resolved so that the convoy fails and the fleet is dislodged.
+    let doc = json!({
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A LON", "F ENG"], "FRANCE": ["F BEL", "F MAO"]},
+        "orders": {
+            "ENGLAND": ["A LON - BEL", "F ENG C A LON - BEL"],
+            "FRANCE": ["F MAO - ENG", "F BEL S F MAO - ENG"]
+        }
+    });
+    let out = adjudicate(&doc, &[]);
+    assert_eq!(result_of(&out, "ENGLAND", "A LON - BEL"), "disrupted");
+    assert_eq!(
+        result_of(&out, "ENGLAND", "F ENG C A LON - BEL"),
+        "disrupted, dislodged"
+    );
+    assert_eq!(result_of(&out, "FRANCE", "F MAO - ENG"), "ok");
+}
+
+#[test]
+fn civil_disorder_follows_the_edition() {
+    // Germany holds only foreign centers. 2023 measures from owned centers
+    // (Munich is two away from Belgium and Holland); 2000 and 1971 from home
+    // centers (Belgium is two away from Kiel).
+    let doc = json!({
+        "phase": "W1901A",
+        "units": {"GERMANY": ["A MUN", "A BEL", "F DEN", "F BAL"]},
+        "supply_centers": {"GERMANY": ["HOL", "BEL", "DEN"]}
+    });
+    for (rules, removed) in [("2023", "A MUN"), ("2000", "A BEL"), ("1971", "A BEL")] {
+        let out = adjudicate(&doc, &["--rules", rules]);
+        let germany = out["results"]["GERMANY"].as_array().expect("a removal");
+        assert_eq!(germany.len(), 1, "{rules}: {out}");
+        assert_eq!(germany[0]["order"], format!("REMOVE {removed}"), "{rules}");
+        assert_eq!(germany[0]["result"], "disband");
+        let mut left = strings(&["A MUN", "A BEL", "F DEN", "F BAL"]);
+        left.remove(removed);
+        assert_eq!(set(&out["units"]["GERMANY"]), left, "{rules}");
+    }
+}

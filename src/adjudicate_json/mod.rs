@@ -1,0 +1,75 @@
+//! The JSON form of one phase to adjudicate and of its result: the stable machine
+//! interface of `legate adjudicate` (see `docs/adjudicate-json.md`).
+//!
+//! Pure: it turns a `serde_json::Value` into a `Position` and orders, and an
+//! `Adjudication` back into a `Value`. Reading never panics: every defect of the
+//! document becomes an `InputError` naming the field, such as
+//! `units.FRANCE[1]: unknown province "XYZ"`. An order text the grammar cannot
+//! read is not a defect of the document: it is an order that fails (`void`).
+
+mod read;
+#[cfg(test)]
+mod tests;
+mod write;
+
+use serde_json::{Value, json};
+
+use crate::judge::Position;
+use crate::map::Power;
+use crate::orders::PowerOrder;
+
+pub use read::{OrderReader, read_request};
+pub use write::{order_text, result_text, write_result};
+
+/// A defect of the input document: which field, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct InputError {
+    /// A path into the document: `units.FRANCE[1]`, `phase`, `dislodged.GERMANY[0].unit`.
+    pub field: String,
+    pub message: String,
+}
+
+impl InputError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> InputError {
+        InputError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The one-line error document: `{"error": "units.FRANCE[1]: ..."}`.
+    pub fn to_json(&self) -> Value {
+        json!({ "error": self.to_string() })
+    }
+}
+
+/// What one order of the document became before adjudication.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    /// Read; `orders[index]` of the request.
+    Read { index: usize },
+    /// The grammar could not read it; the text and why.
+    Unread { text: String, why: String },
+}
+
+/// A document, read: the position, the orders that could be read, and for each
+/// power the orders as written, in the document's order.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub position: Position,
+    pub orders: Vec<PowerOrder>,
+    /// The text of `orders[i]` as written.
+    pub order_texts: Vec<String>,
+    entries: Vec<(Power, Entry)>,
+}
+
+impl Request {
+    /// Orders the grammar could not read: `(power, text, why)`.
+    pub fn unread(&self) -> impl Iterator<Item = (Power, &str, &str)> {
+        self.entries.iter().filter_map(|(p, e)| match e {
+            Entry::Unread { text, why } => Some((*p, text.as_str(), why.as_str())),
+            Entry::Read { .. } => None,
+        })
+    }
+}

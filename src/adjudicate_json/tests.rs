@@ -1,0 +1,228 @@
+//! Reading documents: what is accepted and how each defect is named.
+
+use serde_json::Value;
+
+use super::*;
+use crate::map::Map;
+use crate::orders::{Order, UnitSpec};
+use crate::phase::PhaseKind;
+
+/// Reads only `X H` orders, so these tests do not depend on the grammar.
+fn holds(map: &Map, _: PhaseKind, text: &str) -> Result<(Option<Power>, Order), String> {
+    let place = text.strip_suffix(" H").ok_or("not a hold")?;
+    let (_, place) = place.split_once(' ').ok_or("no unit")?;
+    let loc = map.lookup(place).ok_or("unknown place")?;
+    Ok((
+        None,
+        Order::Hold {
+            unit: UnitSpec::at(loc),
+        },
+    ))
+}
+
+fn read(text: &str) -> Result<Request, InputError> {
+    let doc: Value = serde_json::from_str(text).expect("test documents are JSON");
+    read_request(Map::standard(), &doc, &holds)
+}
+
+fn error_of(text: &str) -> String {
+    match read(text) {
+        Ok(r) => panic!("accepted {text}: {:?}", r.position),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn reads_a_position() {
+    let r = read(
+        r#"{"variant": "standard", "phase": "F1901R",
+            "units": {"FRANCE": ["A BUR", "F STP/NC"], "germany": ["a mun"]},
+            "supply_centers": {"FRANCE": ["PAR"]},
+            "home_centers": {"FRANCE": ["PAR", "BRE"]},
+            "dislodged": {"GERMANY": [{"unit": "A RUH", "attacker_from": "BUR", "via_convoy": true}]},
+            "contested": ["BEL"],
+            "orders": {"FRANCE": ["A BUR H", "A PAR - XYZ"]}}"#,
+    )
+    .expect("a valid document");
+    let map = Map::standard();
+    let p = |s: &str| map.lookup(s).unwrap().province;
+    assert_eq!(r.position.phase.to_string(), "F1901R");
+    assert_eq!(r.position.units.len(), 3);
+    assert_eq!(r.position.units[1].location, map.lookup("stp/nc").unwrap());
+    assert_eq!(r.position.owner(p("par")), map.power("france"));
+    assert_eq!(r.position.owner(p("bre")), None);
+    assert_eq!(r.position.home_of(map.power("france").unwrap()).len(), 2);
+    assert_eq!(
+        r.position.home_of(map.power("germany").unwrap()).len(),
+        3,
+        "default homes"
+    );
+    assert_eq!(r.position.dislodged.len(), 1);
+    assert!(r.position.dislodged[0].via_convoy);
+    assert_eq!(r.position.dislodged[0].attacker_from, p("bur"));
+    assert!(r.position.contested.contains(p("bel")));
+    assert_eq!(r.orders.len(), 1);
+    assert_eq!(r.order_texts, vec!["A BUR H".to_string()]);
+    let unread: Vec<_> = r.unread().map(|(_, text, _)| text).collect();
+    assert_eq!(unread, vec!["A PAR - XYZ"]);
+}
+
+#[test]
+fn dislodged_and_contested_count_only_in_a_retreat_phase() {
+    let r = read(
+        r#"{"phase": "S1901M", "units": {},
+            "dislodged": {"GERMANY": [{"unit": "A RUH", "attacker_from": "BUR"}]}, "contested": ["BEL"]}"#,
+    )
+    .expect("valid");
+    assert!(r.position.dislodged.is_empty() && r.position.contested.is_empty());
+}
+
+#[test]
+fn every_defect_names_its_field() {
+    let cases = [
+        (r#"[1, 2]"#, "document: expected a JSON object"),
+        (r#"{"units": {}}"#, "phase: missing"),
+        (r#"{"phase": "S1901X", "units": {}}"#, "phase: not a phase"),
+        (
+            r#"{"phase": 1901, "units": {}}"#,
+            "phase: expected a string",
+        ),
+        (r#"{"phase": "S1901M"}"#, "units: missing"),
+        (
+            r#"{"phase": "S1901M", "units": [], "orders": {}}"#,
+            "units: expected an object",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"PRUSSIA": []}}"#,
+            "units.PRUSSIA: unknown power",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": "A PAR"}}"#,
+            "units.FRANCE: expected a list",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A XYZ"]}}"#,
+            "units.FRANCE[1]: unknown province \"XYZ\"",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR", 7]}}"#,
+            "units.FRANCE[1]: expected a string",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["PAR"]}}"#,
+            "units.FRANCE[0]: \"PAR\": expected a unit",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["X PAR"]}}"#,
+            "units.FRANCE[0]: \"X PAR\": the unit type",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A NTH"]}}"#,
+            "units.FRANCE[0]: A NTH: no army",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["F PAR"]}}"#,
+            "units.FRANCE[0]: F PAR: no fleet",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}}"#,
+            "units.FRANCE[0]: a fleet in SPA must name its coast",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A SPA/NC"]}}"#,
+            "units.FRANCE[0]: an army stands in a province",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A SWI"]}}"#,
+            "units.FRANCE[0]: A SWI: no army",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A PAR"]}}"#,
+            "units.GERMANY[0]: PAR is already occupied by a France unit",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "variant": "chaos"}"#,
+            "variant: unknown variant",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "order": {}}"#,
+            "order: unknown field",
+        ),
+        (
+            r#"{"phase": "W1901A", "units": {}}"#,
+            "supply_centers: missing",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "supply_centers": {"FRANCE": ["BUR"]}}"#,
+            "supply_centers.FRANCE[0]: \"BUR\" is not a supply center",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "supply_centers": {"FRANCE": ["PAR"], "GERMANY": ["PAR"]}}"#,
+            "supply_centers.GERMANY[0]: \"PAR\" is also owned by France",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "home_centers": {"FRANCE": ["STP/NC"]}}"#,
+            "home_centers.FRANCE[0]: \"STP/NC\": expected a province",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "contested": "BEL"}"#,
+            "contested: expected a list",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "contested": ["BEL", "QQQ"]}"#,
+            "contested[1]: unknown province \"QQQ\"",
+        ),
+        (
+            r#"{"phase": "F1901R", "units": {}, "dislodged": {"GERMANY": ["A MUN"]}}"#,
+            "dislodged.GERMANY[0]: expected {",
+        ),
+        (
+            r#"{"phase": "F1901R", "units": {}, "dislodged": {"GERMANY": [{"unit": "A MUN"}]}}"#,
+            "dislodged.GERMANY[0].attacker_from: missing",
+        ),
+        (
+            r#"{"phase": "F1901R", "units": {}, "dislodged": {"GERMANY": [{"unit": "A MUN", "attacker_from": "BUR", "via_convoy": "no"}]}}"#,
+            "dislodged.GERMANY[0].via_convoy: expected true or false",
+        ),
+        (
+            r#"{"phase": "F1901R", "units": {}, "dislodged": {"GERMANY": [{"unit": "A MUN", "from": "BUR"}]}}"#,
+            "dislodged.GERMANY[0].from: unknown field",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "orders": {"FRANCE": [["A PAR H"]]}}"#,
+            "orders.FRANCE[0]: expected a string",
+        ),
+        (
+            r#"{"phase": "S1901M", "units": {}, "orders": {"ATLANTIS": []}}"#,
+            "orders.ATLANTIS: unknown power",
+        ),
+    ];
+    for (doc, expected) in cases {
+        let error = error_of(doc);
+        assert!(
+            error.starts_with(expected),
+            "{doc}\n  gave {error:?}\n  expected {expected:?}"
+        );
+        assert!(!error.contains('\n'), "one line: {error:?}");
+    }
+}
+
+#[test]
+fn an_order_for_another_power_is_not_read() {
+    let named = |map: &Map, _: PhaseKind, _: &str| Ok((map.power("england"), Order::Waive));
+    let doc: Value = serde_json::from_str(r#"{"phase": "W1901A", "units": {}, "supply_centers": {}, "orders": {"FRANCE": ["England: WAIVE"]}}"#).unwrap();
+    let r = read_request(Map::standard(), &doc, &named).expect("valid");
+    assert!(r.orders.is_empty());
+    let why: Vec<_> = r.unread().map(|(_, _, why)| why.to_string()).collect();
+    assert_eq!(why, vec!["the order is for ENGLAND"]);
+}
+
+#[test]
+fn error_document_is_one_json_line() {
+    let e = InputError::new("units.FRANCE[1]", "unknown province \"XYZ\"");
+    let line = e.to_json().to_string();
+    assert_eq!(
+        line,
+        r#"{"error":"units.FRANCE[1]: unknown province \"XYZ\""}"#
+    );
+}
