@@ -952,3 +952,67 @@ fn concurrent_openers_and_writers_lose_nothing() {
         .unwrap();
     assert_eq!(mails.len(), WRITERS * EACH);
 }
+
+#[cfg(unix)]
+#[test]
+fn new_database_is_private_to_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    add_game(&mut store, "g");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    let wal = path.with_extension("db-wal");
+    assert!(wal.exists());
+    assert_eq!(mode(&wal), 0o600);
+}
+
+#[test]
+fn backup_is_a_complete_usable_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let copy = dir.path().join("copy.db");
+    let mut store = Store::open(&path).unwrap();
+    add_game(&mut store, "kept");
+    store.backup_to(&copy).unwrap();
+    add_game(&mut store, "later");
+    assert!(store.backup_to(&copy).is_err(), "overwrote a backup");
+
+    let mut restored = Store::open(&copy).unwrap();
+    let names: Vec<String> = restored
+        .transaction(|tx| tx.games(None))
+        .unwrap()
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    assert_eq!(names, vec!["kept"]);
+
+    let cli_copy = dir.path().join("cli.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_legate"))
+        .args(["db", "backup", "--database"])
+        .arg(&path)
+        .arg("--to")
+        .arg(&cli_copy)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut from_cli = Store::open(&cli_copy).unwrap();
+    assert_eq!(from_cli.transaction(|tx| tx.games(None)).unwrap().len(), 2);
+}
+
+#[test]
+fn blank_message_id_counts_as_missing() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .transaction(|tx| {
+            let a = tx.insert_inbound(b"first", Some("  "), "a@x", t(0))?;
+            let b = tx.insert_inbound(b"second", Some(""), "a@x", t(0))?;
+            assert!(matches!(a, InboundInsert::New(_)));
+            assert!(matches!(b, InboundInsert::New(_)));
+            let key = tx.inbound(a.id())?.unwrap().message_id;
+            assert!(key.starts_with("sha256:"), "{key}");
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}

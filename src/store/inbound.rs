@@ -75,7 +75,7 @@ pub fn synthetic_message_id(raw: &[u8]) -> String {
 
 impl Tx<'_> {
     /// Stores a received mail, status `Pending`. `message_id` is the header
-    /// value as found (`None` if missing: the key is then a hash of `raw`).
+    /// value as found (`None` or blank if missing: the key is then a hash of `raw`).
     /// A Message-ID already stored gives `Duplicate` and changes nothing.
     pub fn insert_inbound(
         &self,
@@ -84,9 +84,9 @@ impl Tx<'_> {
         sender: &str,
         received: DateTime<Utc>,
     ) -> Result<InboundInsert, StoreError> {
-        let key = match message_id {
-            Some(id) => id.trim().to_string(),
-            None => synthetic_message_id(raw),
+        let key = match message_id.map(str::trim) {
+            Some(id) if !id.is_empty() => id.to_string(),
+            _ => synthetic_message_id(raw),
         };
         let inserted = self
             .conn

@@ -49,6 +49,9 @@ pub use votes::Vote;
 /// How long a writer waits for another process holding the write lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Enough prepared statements to keep every query of the API cached.
+const STATEMENT_CACHE: usize = 128;
+
 /// Everything that can go wrong in the store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -202,6 +205,13 @@ impl Store {
     /// [`LATEST_VERSION`]. A damaged file gives [`StoreError::Damaged`] and is left alone.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
+        create_private(&path).map_err(|e| StoreError::Open {
+            path: path.clone(),
+            source: rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
+                Some(e.to_string()),
+            ),
+        })?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -233,6 +243,8 @@ impl Store {
 
     fn configure(&self) -> rusqlite::Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        self.conn
+            .set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         // WAL keeps readers off the writer's back; FULL syncs the log on every
         // commit so a committed command survives power loss, not only a crash.
         let mode: String = self
@@ -300,6 +312,24 @@ impl Store {
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
+    /// Writes a consistent, compacted copy of the database to `dest`, which
+    /// must not exist yet (`VACUUM INTO`). Safe while other processes write.
+    pub fn backup_to(&self, dest: impl AsRef<Path>) -> Result<(), StoreError> {
+        let dest = dest.as_ref();
+        let text = dest.to_str().ok_or_else(|| StoreError::BadValue {
+            column: "backup path",
+            value: dest.display().to_string(),
+        })?;
+        if dest.exists() {
+            return Err(StoreError::Constraint(format!(
+                "backup target {} already exists",
+                dest.display()
+            )));
+        }
+        self.conn.execute("VACUUM INTO ?1", [text])?;
+        Ok(())
+    }
+
     /// Runs `f` in one IMMEDIATE transaction: commits if it returns `Ok`, rolls
     /// back if it returns `Err` or panics. Transactions do not nest: `&mut self`
     /// makes that a compile error.
@@ -314,6 +344,21 @@ impl Store {
         let value = f(&Tx { conn: &tx })?;
         tx.commit().map_err(StoreError::from)?;
         Ok(value)
+    }
+}
+
+/// Creates a missing database file readable by its owner only: it holds
+/// password hashes and players' mail. SQLite gives the journal files the
+/// same permissions.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
     }
 }
 
