@@ -49,6 +49,8 @@ pub struct OutgoingMail {
     pub date: Option<DateTime<Utc>>,
     /// Files sent along (maps as PNG or SVG).
     pub attachments: Vec<Attachment>,
+    /// Further header fields, `(name, value)`, e.g. `("X-Legate-Game", "alpha")`.
+    pub extra_headers: Vec<(String, String)>,
 }
 
 impl OutgoingMail {
@@ -66,7 +68,59 @@ impl OutgoingMail {
             message_id: None,
             date: None,
             attachments: Vec::new(),
+            extra_headers: Vec::new(),
         }
+    }
+
+    /// The header fields that are not plain parts (threading, Auto-Submitted,
+    /// Message-ID when fixed, extras), as `(name, value)` pairs for storing with a
+    /// queued mail; [`OutgoingMail::from_header_fields`] reads them back.
+    pub fn header_fields(&self) -> Vec<(String, String)> {
+        let mut fields = vec![(
+            "Auto-Submitted".to_string(),
+            self.auto_submitted.as_str().to_string(),
+        )];
+        if let Some(id) = &self.message_id {
+            fields.push(("Message-ID".into(), format!("<{id}>")));
+        }
+        if let Some(parent) = &self.in_reply_to {
+            fields.push(("In-Reply-To".into(), format!("<{parent}>")));
+        }
+        if !self.references.is_empty() {
+            fields.push(("References".into(), angle_list(&self.references)));
+        }
+        fields.extend(self.extra_headers.iter().cloned());
+        fields
+    }
+
+    /// Rebuilds a mail from its parts and the fields of [`OutgoingMail::header_fields`].
+    pub fn from_header_fields(
+        from: &str,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+        fields: &[(String, String)],
+    ) -> Self {
+        let mut mail = OutgoingMail::new(from, to, subject, body);
+        for (name, value) in fields {
+            let ids = || {
+                value
+                    .split_whitespace()
+                    .map(strip_angles)
+                    .filter(|s| !s.is_empty())
+            };
+            match name.to_ascii_lowercase().as_str() {
+                "auto-submitted" if value.trim().eq_ignore_ascii_case("auto-replied") => {
+                    mail.auto_submitted = AutoSubmitted::Replied;
+                }
+                "auto-submitted" => mail.auto_submitted = AutoSubmitted::Generated,
+                "message-id" => mail.message_id = ids().next(),
+                "in-reply-to" => mail.in_reply_to = ids().next(),
+                "references" => mail.references = ids().collect(),
+                _ => mail.extra_headers.push((name.clone(), value.clone())),
+            }
+        }
+        mail
     }
 
     /// The answer to `original`, threaded under it and addressed to its sender.
@@ -108,6 +162,23 @@ pub struct RenderedMail {
     pub to: Vec<String>,
     /// The RFC 5322 message, CRLF line endings.
     pub bytes: Vec<u8>,
+}
+
+impl RenderedMail {
+    /// A mail composed earlier (e.g. kept in the outbox), for sending again: the
+    /// Message-ID is read from the bytes, or derived from them when there is none.
+    pub fn from_bytes(from: &str, to: Vec<String>, bytes: Vec<u8>) -> Self {
+        let message_id = mail_parser::MessageParser::default()
+            .parse_headers(&bytes)
+            .and_then(|m| m.message_id().map(str::to_string))
+            .unwrap_or_else(|| crate::mail::ingest::content_key(&bytes));
+        RenderedMail {
+            message_id,
+            from: from.to_string(),
+            to,
+            bytes,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -157,8 +228,10 @@ pub fn render(mail: &OutgoingMail) -> Result<RenderedMail, ComposeError> {
         builder = builder.in_reply_to(format!("<{parent}>"));
     }
     if !mail.references.is_empty() {
-        let refs: Vec<String> = mail.references.iter().map(|r| format!("<{r}>")).collect();
-        builder = builder.references(refs.join(" "));
+        builder = builder.references(angle_list(&mail.references));
+    }
+    for (name, value) in &mail.extra_headers {
+        builder = builder.raw_header(extra_header(name, value)?);
     }
     let body = mail.body.replace("\r\n", "\n");
     let message = if mail.attachments.is_empty() {
@@ -173,6 +246,32 @@ pub fn render(mail: &OutgoingMail) -> Result<RenderedMail, ComposeError> {
         to: mail.to.clone(),
         bytes: message.formatted(),
     })
+}
+
+fn angle_list(ids: &[String]) -> String {
+    ids.iter()
+        .map(|id| format!("<{id}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn strip_angles(id: &str) -> String {
+    id.trim_start_matches('<').trim_end_matches('>').to_string()
+}
+
+/// A header field from outside this module: the name must be a valid field name and
+/// the value one line, so no text can smuggle in further fields.
+fn extra_header(name: &str, value: &str) -> Result<HeaderValue, ComposeError> {
+    let bad = |why: &str| ComposeError::Build(format!("header {name:?}: {why}"));
+    if value.contains(['\r', '\n']) {
+        return Err(bad("line break in the value"));
+    }
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_graphic() && b != b':') {
+        return Err(bad("not a header field name"));
+    }
+    let header_name =
+        HeaderName::new_from_ascii(name.to_string()).map_err(|e| bad(&e.to_string()))?;
+    Ok(HeaderValue::new(header_name, value.to_string()))
 }
 
 fn with_attachments(body: String, files: &[Attachment]) -> Result<MultiPart, ComposeError> {
@@ -278,6 +377,71 @@ mod tests {
         assert_eq!(back.attachments[0].filename.as_deref(), Some("S1901M.svg"));
         assert_eq!(back.attachments[0].content_type, "image/svg+xml");
         assert_eq!(back.attachments[0].data, svg);
+    }
+
+    #[test]
+    fn header_fields_round_trip() {
+        let mut mail = OutgoingMail::new(
+            "judge@judge.test",
+            vec!["a@example.test".into()],
+            "s".into(),
+            "b".into(),
+        );
+        mail.in_reply_to = Some("p1@x".into());
+        mail.references = vec!["p0@x".into(), "p1@x".into()];
+        mail.auto_submitted = AutoSubmitted::Replied;
+        mail.message_id = Some("m@judge.test".into());
+        mail.extra_headers = vec![("X-Legate-Game".into(), "alpha".into())];
+        let fields = mail.header_fields();
+        let back = OutgoingMail::from_header_fields(
+            "judge@judge.test",
+            mail.to.clone(),
+            "s".into(),
+            "b".into(),
+            &fields,
+        );
+        assert_eq!(back, mail);
+        let text = String::from_utf8(render(&back).expect("renders").bytes).expect("utf-8");
+        assert!(text.contains("\r\nX-Legate-Game: alpha\r\n"), "{text}");
+    }
+
+    #[test]
+    fn extra_headers_cannot_inject_fields() {
+        let mut mail = OutgoingMail::new(
+            "judge@judge.test",
+            vec!["a@example.test".into()],
+            "s".into(),
+            "b".into(),
+        );
+        mail.extra_headers = vec![("X-Note".into(), "a\r\nBcc: victim@example.test".into())];
+        assert!(matches!(render(&mail), Err(ComposeError::Build(_))));
+        mail.extra_headers = vec![("Bad Name".into(), "x".into())];
+        assert!(matches!(render(&mail), Err(ComposeError::Build(_))));
+        mail.extra_headers.clear();
+        mail.subject = "orders\r\nBcc: victim@example.test".into();
+        let text = String::from_utf8(render(&mail).expect("renders").bytes).expect("utf-8");
+        assert!(!text.contains("\nBcc:"), "{text}");
+    }
+
+    #[test]
+    fn stored_bytes_give_back_their_message_id() {
+        let mut mail = OutgoingMail::new(
+            "judge@judge.test",
+            vec!["a@example.test".into()],
+            "s".into(),
+            "b".into(),
+        );
+        mail.message_id = Some("kept@judge.test".into());
+        let out = render(&mail).expect("renders");
+        let again = RenderedMail::from_bytes("judge@judge.test", out.to.clone(), out.bytes.clone());
+        assert_eq!(again, out);
+        let bare =
+            RenderedMail::from_bytes("judge@judge.test", vec![], b"Subject: x\r\n\r\nx".to_vec());
+        assert!(
+            bare.message_id.starts_with("sha256:"),
+            "{}",
+            bare.message_id
+        );
     }
 
     #[test]

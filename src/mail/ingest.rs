@@ -222,8 +222,13 @@ fn one_line(text: &str) -> String {
 fn dedup_key(message_id: Option<&str>, raw: &[u8]) -> String {
     match message_id {
         Some(id) => format!("<{id}>"),
-        None => format!("sha256:{}", hex::encode(Sha256::digest(raw))),
+        None => content_key(raw),
     }
+}
+
+/// `sha256:<hex>` of the bytes: the identity of a mail without a Message-ID.
+pub fn content_key(raw: &[u8]) -> String {
+    format!("sha256:{}", hex::encode(Sha256::digest(raw)))
 }
 
 #[cfg(test)]
