@@ -133,6 +133,25 @@ pub fn parse_body_in(map: &Map, text: &str, phase: Option<Phase>) -> Body {
     r.body
 }
 
+/// Reads one physical line as it would be read after the first command of a
+/// body (so an unknown line is an error, not a greeting). A line split by `\\`
+/// gives several entries; a block opened and closed on it is read whole.
+pub fn parse_line(map: &Map, text: &str, phase: Option<Phase>) -> Vec<BodyLine> {
+    let mut r = Reader {
+        map,
+        phase,
+        power: None,
+        started: true,
+        ended: false,
+        block: None,
+        body: Body::default(),
+    };
+    let text = text.split(['\n', '\r']).next().unwrap_or("");
+    r.physical_line(1, text);
+    r.close_open_block();
+    r.body.lines
+}
+
 /// An open block: which, the index of its opening line, and its text so far.
 struct OpenBlock {
     kind: Block,
@@ -183,6 +202,12 @@ impl Reader<'_> {
                 break;
             }
             if self.block.is_some() {
+                // Lines written with `\\` lose the spaces around the break.
+                let seg = if raw.contains("\\\\") {
+                    seg.trim()
+                } else {
+                    seg
+                };
                 self.block_line(n, seg);
             } else {
                 self.logical_line(n, seg, offset);
@@ -379,30 +404,26 @@ enum Read {
 /// An unknown first word close to a command word reads better as a misspelt
 /// command than as an unknown province.
 fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
-    if e.kind == ErrorKind::UnknownProvince
-        && e.column == cur.line.toks.first().map(|t| t.col as usize)
-        && e.suggestion.is_none()
-    {
-        if let Some(w) = cur
-            .line
-            .toks
-            .first()
-            .filter(|t| t.kind == Kind::Word)
-            .map(|t| cur.line.norm_of(t))
-        {
-            if let Some(s) = lexicon::suggest_keyword(w, command::COMMAND_WORDS) {
-                let found = cur.line.raw_of(&cur.line.toks[0]);
-                return GrammarError::new(
-                    ErrorKind::Expected,
-                    e.column,
-                    found,
-                    "a command or an order",
-                )
-                .with_suggestion(Some(s));
-            }
-        }
+    let first = cur.line.toks.first();
+    let at_first = e.column == first.map(|t| t.col as usize);
+    if e.kind != ErrorKind::UnknownProvince || !at_first {
+        return e.clone();
     }
-    e.clone()
+    let Some(t) = first.filter(|t| t.kind == Kind::Word) else {
+        return e.clone();
+    };
+    let sug = lexicon::suggest_keyword(cur.line.norm_of(t), command::COMMAND_WORDS);
+    if sug.is_none() && e.suggestion.is_some() {
+        return e.clone();
+    }
+    let found = cur.line.raw_of(t);
+    GrammarError::new(
+        ErrorKind::Expected,
+        e.column,
+        found,
+        "a command or an order",
+    )
+    .with_suggestion(sug)
 }
 
 /// Does the line begin like an order (unit type, power, province or order verb)?

@@ -137,7 +137,8 @@ pub enum Command {
     },
     Summary(Option<String>),
     Whogame(Option<String>),
-    Help,
+    /// `HELP [topic]`
+    Help(Option<String>),
     Get(String),
     Version,
     /// `SET WAIT` (true) / `SET NOWAIT` (false).
@@ -402,10 +403,11 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "history" => history(cur)?,
         "summary" => Command::Summary(opt_raw(cur)),
         "whogame" => Command::Whogame(opt_raw(cur)),
-        "help" => {
-            cur.pos = cur.line.toks.len();
-            Command::Help
-        }
+        "help" => Command::Help(if cur.at_end() {
+            None
+        } else {
+            Some(rest_text(cur, "a topic")?)
+        }),
         "get" => Command::Get(rest_text(cur, "a topic")?),
         "version" => Command::Version,
         "press" => press(ctx, cur)?,
@@ -506,7 +508,14 @@ fn power_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Power, GrammarError> {
 /// `SIGNON ?<game> <password>`
 fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     let col = cur.column();
-    let field = raw(cur, "a power initial and game name (Fmygame)")?;
+    let mut field = raw(cur, "a power initial and game name (Fmygame)")?;
+    // `SIGNON F mygame pw`: a lone initial, then the game, then the password.
+    let tail = cur.line.toks.len() - cur.pos;
+    if field.chars().count() == 1 && field.chars().all(|c| c.is_ascii_alphabetic()) && tail >= 2 {
+        if let Some(game) = cur.raw_field() {
+            field.push_str(game);
+        }
+    }
     let bad = |what: &str| GrammarError::new(ErrorKind::Expected, col, &field, what);
     let (seat, game) = if let Some(game) = field.strip_prefix('?') {
         (Seat::Join, game.to_string())
@@ -928,6 +937,7 @@ fn set_clock(cur: &mut Cursor, phase: PhaseKind) -> Result<Command, GrammarError
     let Some(field) = cur.word() else {
         return Err(cur.expected("CLOCK, NEXT, GRACE or DAYS"));
     };
+    let field_pos = cur.pos;
     cur.bump();
     let col = cur.column();
     let value = raw(cur, "a value")?;
@@ -966,7 +976,7 @@ fn set_clock(cur: &mut Cursor, phase: PhaseKind) -> Result<Command, GrammarError
                 .ok_or_else(|| bad("seven day letters or dashes, Sunday first (-MTWTF-)"))?,
         ),
         _ => {
-            cur.pos -= 2;
+            cur.pos = field_pos;
             let sug = suggest_keyword(field, &["clock", "next", "grace", "days"]);
             return Err(cur
                 .expected("CLOCK, NEXT, GRACE or DAYS")
@@ -1075,6 +1085,18 @@ fn hours(minutes: u32) -> String {
     }
 }
 
+/// A block on one line, its lines separated by `\\` (as a phone would write it).
+fn block(head: &str, text: &str, end: &str) -> String {
+    let mut s = head.to_string();
+    for l in text.lines() {
+        s.push_str(" \\\\ ");
+        s.push_str(l.trim());
+    }
+    s.push_str(" \\\\ ");
+    s.push_str(end);
+    s
+}
+
 fn print(map: Option<&Map>, c: &Command) -> String {
     use Command::*;
     match c {
@@ -1106,7 +1128,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         Observe { game, .. } => format!("OBSERVE {game} ****"),
         Resign => "RESIGN".into(),
-        Register(fields) => format!("REGISTER ({} fields) ... END", fields.len()),
+        Register(fields) => {
+            let lines: Vec<String> = fields.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            block("REGISTER", &lines.join("\n"), "END")
+        }
         SetPassword(_) => "SET PASSWORD ****".into(),
         SetAddress(a) => opt_s("SET ADDRESS", a),
         SetPreference(groups) => {
@@ -1136,7 +1161,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         Summary(g) => opt_s("SUMMARY", g),
         Whogame(g) => opt_s("WHOGAME", g),
-        Help => "HELP".into(),
+        Help(t) => opt_s("HELP", t),
         Get(t) => format!("GET {t}"),
         Version => "VERSION".into(),
         SetWait(true) => "SET WAIT".into(),
@@ -1148,7 +1173,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         SetNoConcede => "SET NO CONCEDE".into(),
         SetAbsence { from, to: None } => format!("SET ABSENCE {from}"),
         SetAbsence { from, to: Some(to) } => format!("SET ABSENCE {from} TO {to}"),
-        Press { to, color, .. } => {
+        Press { to, color, text } => {
             let mut s = "PRESS".to_string();
             match to {
                 PressTo::All => {}
@@ -1160,10 +1185,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 Some(PressColor::White) => s.push_str(" WHITE"),
                 None => {}
             }
-            s
+            block(&s, text, "ENDPRESS")
         }
-        Broadcast { .. } => "BROADCAST".into(),
-        Diary(DiaryAction::Record(_)) => "DIARY RECORD".into(),
+        Broadcast { text } => block("BROADCAST", text, "ENDPRESS"),
+        Diary(DiaryAction::Record(t)) => block("DIARY RECORD", t, "ENDPRESS"),
         Diary(DiaryAction::List) => "DIARY LIST".into(),
         Diary(DiaryAction::Read(n)) => format!("DIARY READ {n}"),
         Diary(DiaryAction::Delete(n)) => format!("DIARY DELETE {n}"),
@@ -1209,8 +1234,8 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Promote(a) => format!("PROMOTE {a}"),
         For(p) => format!("FOR {}", pname(map, *p)),
         EndFor => "ENDFOR".into(),
-        MapBlock(_) => "MAP".into(),
-        Propose(_) => "PROPOSE".into(),
+        MapBlock(t) => block("MAP", t, "ENDMAP"),
+        Propose(t) => block("PROPOSE", t, "ENDPROPOSAL"),
         WithdrawProposal(n) => format!("WITHDRAW PROPOSAL {n}"),
         VoteProposal {
             proposal,

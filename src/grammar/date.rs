@@ -180,11 +180,12 @@ fn time(i: &str) -> IResult<&str, NaiveTime> {
 
 /// `am` -> false, `pm` -> true.
 fn ampm(i: &str) -> IResult<&str, bool> {
-    alt((
+    let word = alt((
         map(tag_no_case("am"), |_| false),
         map(tag_no_case("pm"), |_| true),
-    ))
-    .parse(i)
+    ));
+    let end = nom::combinator::not(take_while_m_n(1, 1, |c: char| c.is_ascii_alphanumeric()));
+    terminated(word, end).parse(i)
 }
 
 /// `+0100`, `-05:00`, `UTC+2`.
@@ -524,6 +525,10 @@ mod tests {
             "FRI 21:00 America/New_York [24]"
         );
         assert_eq!(p("+48h"), "+2880M [4]");
+        assert_eq!(
+            p("Fri 21:00 America/New_York"),
+            "FRI 21:00 America/New_York [26]"
+        );
         assert_eq!(p("Jun 15 TO Jun 20"), "JUN 15 [6]");
         assert_eq!(p("Mon 25:00x"), "MON [3]");
         for bad in ["Foo 23:30", "2026-13-01", "Feb 30", "Monx", ""] {

@@ -233,11 +233,6 @@ impl<'l, 's> Cursor<'l, 's> {
         self.peek().is_some_and(|t| t.kind == kind)
     }
 
-    pub fn is_other(&self, ch: char) -> bool {
-        self.peek()
-            .is_some_and(|t| t.kind == Kind::Other && t.ch == ch)
-    }
-
     pub fn eat(&mut self, kind: Kind) -> bool {
         let hit = self.is_kind(kind);
         if hit {

@@ -243,16 +243,16 @@ fn with_coast(map: &Map, cur: &mut Cursor, loc: Location) -> Result<Location, Gr
         return Ok(l);
     }
     let coasts = map.coasts(loc.province);
-    let expected = if coasts.is_empty() {
-        "no coast: it has a single coast".to_string()
+    let expected = join_or(
+        coasts
+            .iter()
+            .map(|c| map.location_code(Location::new(loc.province, Some(*c)))),
+    );
+    let word = if coasts.is_empty() {
+        map.name(loc.province).to_string()
     } else {
-        join_or(
-            coasts
-                .iter()
-                .map(|c| map.location_code(Location::new(loc.province, Some(*c)))),
-        )
+        format!("{}/{}", map.abbr(loc.province), coast.abbr()).to_uppercase()
     };
-    let word = format!("{}/{}", map.name(loc.province), coast.abbr());
     Err(GrammarError::new(
         ErrorKind::BadCoast,
         col,
@@ -323,14 +323,17 @@ pub(crate) fn suggest_province(map: &Map, word: &str) -> Option<String> {
     if limit == 0 {
         return None;
     }
-    let mut best: Option<(usize, Location)> = None;
+    // Ties go to a spelling with the same first letter: people rarely miss that one.
+    let first = word.as_bytes().first().copied();
+    let mut best: Option<((usize, bool), Location)> = None;
     for (s, loc) in map.spellings() {
         if s.len().abs_diff(word.len()) > limit {
             continue;
         }
         let d = distance(word, s, limit);
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, *loc));
+        let key = (d, s.as_bytes().first().copied() != first);
+        if d <= limit && best.is_none_or(|(bk, _)| key < bk) {
+            best = Some((key, *loc));
         }
     }
     best.map(|(_, l)| describe(map, l))
@@ -345,10 +348,10 @@ pub(crate) fn suggest_keyword(word: &str, keywords: &[&str]) -> Option<String> {
     }
     keywords
         .iter()
-        .filter(|k| k.len() > 1)
-        .map(|k| (distance(&w, k, limit), k))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        .filter(|k| k.len() > 1 && **k != w)
+        .map(|k| ((distance(&w, k, limit), !k.starts_with(w.as_str())), k))
+        .filter(|((d, _), _)| *d <= limit)
+        .min_by_key(|(key, _)| *key)
         .map(|(_, k)| k.to_uppercase())
 }
 

@@ -23,7 +23,7 @@ mod variant;
 
 pub use body::{
     Body, BodyLine, Entry, Ignored, OrderItem, entry_canonical, item_canonical, parse_body,
-    parse_body_in,
+    parse_body_in, parse_line,
 };
 pub use canonical::{canonical, canonical_parsed};
 pub use command::{

@@ -276,6 +276,14 @@ fn adjustment(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Order>, GrammarError
 /// A unit, also as results mail writes it: `an army in Paris`.
 fn unit_prose(ctx: &Ctx, cur: &mut Cursor) -> Result<UnitSpec, GrammarError> {
     cur.eat_word(&["an", "the"]);
+    // `a fleet in Trieste`: the article, not an army.
+    if cur.word() == Some("a")
+        && cur
+            .word_at(1)
+            .is_some_and(|w| FLEET.contains(&w) || w == "army")
+    {
+        cur.bump();
+    }
     let kind = unit_kind(cur);
     cur.eat_word(&["in", "at"]);
     let loc = location(ctx.map, cur)?;

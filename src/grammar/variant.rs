@@ -74,7 +74,14 @@ pub enum VariantOrder {
 }
 
 /// Words that make a line a variant order wherever they appear.
-const ANYWHERE: &[&str] = &["defect", "declare", "commander", "rebel"];
+const ANYWHERE: &[&str] = &[
+    "defect",
+    "defects",
+    "declare",
+    "declares",
+    "commander",
+    "rebel",
+];
 /// Words that make a line a variant order when they begin it.
 const FIRST: &[&str] = &[
     "accept", "vote", "appoint", "abdicate", "rename", "annex", "aid", "maintain",
