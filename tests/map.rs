@@ -572,3 +572,17 @@ fn matches_the_reference_map() {
         }
     }
 }
+
+proptest::proptest! {
+    /// Any text at all: `lookup` answers without panicking, and what it finds
+    /// it finds again from the canonical code.
+    #[test]
+    fn lookup_never_panics(text in "\\PC{0,30}", coast in "(/|\\(| )?(nc|sc|ec|north coast|s)?\\)?") {
+        let map = std_map();
+        for candidate in [text.clone(), format!("{text}{coast}"), format!("stp{coast}"), format!("{coast}{text}")] {
+            if let Some(found) = map.lookup(&candidate) {
+                proptest::prop_assert_eq!(map.lookup(&map.location_code(found)), Some(found));
+            }
+        }
+    }
+}

@@ -226,3 +226,28 @@ fn error_document_is_one_json_line() {
         r#"{"error":"units.FRANCE[1]: unknown province \"XYZ\""}"#
     );
 }
+
+proptest::proptest! {
+    /// Random field values never make the reader panic, and a rejection is one line.
+    #[test]
+    fn reading_never_panics(
+        phase in "[SFWX]?[0-9]{0,4}[MRAB]?",
+        unit in "[AFX]? ?[A-Za-z/() ]{0,9}",
+        power in "[A-Z]{0,8}",
+        order in "\\PC{0,20}",
+        place in "[A-Za-z/]{0,7}",
+    ) {
+        let doc = serde_json::json!({
+            "phase": phase,
+            "units": {power.clone(): [unit.clone()], "FRANCE": [unit]},
+            "supply_centers": {power.clone(): [place.clone()]},
+            "dislodged": {power.clone(): [{"unit": "A MUN", "attacker_from": place.clone()}]},
+            "contested": [place],
+            "orders": {power: [order]},
+        });
+        match read_request(Map::standard(), &doc, &holds) {
+            Ok(r) => proptest::prop_assert!(r.position.units.len() <= 2),
+            Err(e) => proptest::prop_assert!(!e.to_string().contains('\n')),
+        }
+    }
+}
