@@ -194,6 +194,26 @@ impl Engine {
         }
     }
 
+    /// Reads a mail body with the grammar (standard map; dates in the sender's
+    /// zone) and applies it like [`Engine::apply`].
+    pub fn apply_text(
+        &mut self,
+        sender: &str,
+        body: &str,
+        inbound: Option<InboundId>,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, EngineError> {
+        let map = crate::map::Map::standard();
+        let zone = self
+            .store
+            .transaction(|tx| tx.account_by_address(sender))?
+            .map(|a| super::clock::zone(&a.time_zone))
+            .unwrap_or(chrono_tz::Tz::UTC);
+        let parsed = crate::grammar::parse_body(map, body);
+        let lines = super::from_grammar::lines_from_body(map, &parsed, now, zone);
+        self.apply(sender, &lines, inbound, now)
+    }
+
     /// Does what the clock asks of every game whose deadline or grace has
     /// passed at `now`: processing, late notices, civil disorder, abandonment.
     /// Each game in its own transaction. Returns the phases processed.

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod describe;
 pub mod docs;
 pub mod engine;
+pub mod from_grammar;
 pub mod lots;
 pub mod model;
 pub mod orders_check;

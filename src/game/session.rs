@@ -138,8 +138,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     pub fn order_summary(&self) -> Option<(String, String)> {
         let ctx = self.context.as_ref()?;
         let g = self.work.game(&ctx.key);
-        let Who::Power(power) = &ctx.who else {
-            return Some((g.state.name.clone(), String::new()));
+        let power = match &ctx.who {
+            Who::Power(p) => Some(p.as_str()),
+            _ => None,
         };
         // After an error nothing is applied: show the orders as stored.
         let state: GameState = if self.errors > 0 {
@@ -155,7 +156,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let mut text = String::new();
         text.push_str(&deadline_line(&state, tz, self.now()));
         text.push('\n');
-        if state.status == Status::Active || state.status == Status::Paused {
+        if let Some(power) = power
+            && (state.status == Status::Active || state.status == Status::Paused)
+        {
             let orders = orders_of(map, &state, power).ok()?;
             let position = position_of(map, &state).ok()?;
             let p = map.power(power)?;
@@ -173,7 +176,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             if missing > 0 {
                 text.push_str(&format!("Still missing: {missing} order(s).\n"));
             }
-            for f in state.future_orders.iter().filter(|f| f.power == *power) {
+            for f in state.future_orders.iter().filter(|f| f.power == power) {
                 text.push_str(&format!("Orders stored for {}:\n", f.phase));
                 for o in &f.orders {
                     if let Ok(o) = o.to_order(map) {
@@ -211,7 +214,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let pending = std::mem::take(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
         let Some(Context {
             key,
             who: Who::Power(power),
@@ -242,6 +245,14 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let p = map
             .power(&power)
             .ok_or_else(|| EngineError::State(power.clone()))?;
+        // `D` read without a phase is a retreat's disband; in adjustments it removes.
+        if self.target.unwrap_or(position.phase).kind == PhaseKind::Adjustment {
+            for o in &mut pending {
+                if let Order::Disband { unit } = o.order {
+                    o.order = Order::Remove { unit };
+                }
+            }
+        }
         match self.target {
             Some(t) if t < position.phase => {
                 for o in &pending {

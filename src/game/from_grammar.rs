@@ -1,0 +1,207 @@
+//! From the grammar's reading of a mail body to the engine's lines: dates
+//! resolved against `now` in the sender's zone, powers named, and commands
+//! the engine does not carry out yet marked as such.
+
+use chrono::{DateTime, Duration, Utc};
+use chrono_tz::Tz;
+
+use super::clock::Weekdays;
+use super::docs::power_name;
+use super::model::PressKind;
+use super::request::{ClockField, Line, Request};
+use crate::grammar::{
+    Body, ClockSetting, Command, Entry, OrderItem, PressSetting, RulesEdition, Seat,
+    command_canonical,
+};
+use crate::map::Map;
+
+/// The engine's lines for a parsed body.
+pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Vec<Line> {
+    let mut out = Vec::new();
+    for l in &body.lines {
+        match &l.entry {
+            Entry::Orders(items) => {
+                for item in items {
+                    match item {
+                        OrderItem::Order(p) => out.push(Line::Order {
+                            line: l.line,
+                            text: l.text.clone(),
+                            order: p.order,
+                        }),
+                        OrderItem::Variant { .. } => out.push(Line::Command {
+                            line: l.line,
+                            text: l.text.clone(),
+                            request: Request::Unsupported("This variant order".into()),
+                        }),
+                    }
+                }
+            }
+            Entry::Command(c) => {
+                let text = command_canonical(map, c);
+                match request(map, c, now, tz) {
+                    Ok(Some(request)) => out.push(Line::Command {
+                        line: l.line,
+                        text,
+                        request,
+                    }),
+                    Ok(None) => {}
+                    Err(message) => out.push(Line::Error {
+                        line: l.line,
+                        text,
+                        message,
+                    }),
+                }
+            }
+            Entry::Error { error, .. } => {
+                let message = match &error.suggestion {
+                    Some(s) => format!("{} - did you mean {s}?", error.detail()),
+                    None => error.detail(),
+                };
+                let message = match error.column {
+                    Some(c) => format!("col {c}: {message}"),
+                    None => message,
+                };
+                out.push(Line::Error {
+                    line: l.line,
+                    text: l.text.clone(),
+                    message,
+                });
+            }
+            Entry::BlockText | Entry::Ignored(_) => {}
+        }
+    }
+    out
+}
+
+fn names(map: &Map, powers: &[crate::map::Power]) -> Vec<String> {
+    powers.iter().map(|p| power_name(map, *p)).collect()
+}
+
+fn date(
+    spec: &crate::grammar::DateSpec,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Result<DateTime<Utc>, String> {
+    spec.resolve(now, tz)
+        .ok_or_else(|| "that date does not exist in your time zone".to_string())
+}
+
+/// Minutes to whole hours, rounding up.
+fn hours(minutes: u32) -> u32 {
+    minutes.div_ceil(60)
+}
+
+fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<Request>, String> {
+    use Request as R;
+    Ok(Some(match c {
+        Command::Signon {
+            seat,
+            game,
+            password,
+        } => match seat {
+            Seat::Join => R::SignOn {
+                power: None,
+                game: game.clone(),
+                password: password.clone(),
+            },
+            Seat::Initial(c) if c.eq_ignore_ascii_case(&'O') => R::Observe {
+                game: game.clone(),
+                password: password.clone(),
+            },
+            Seat::Initial(c) => R::SignOn {
+                power: Some(c.to_string()),
+                game: game.clone(),
+                password: password.clone(),
+            },
+            Seat::Power(p) => R::SignOn {
+                power: Some(power_name(map, *p)),
+                game: game.clone(),
+                password: password.clone(),
+            },
+        },
+        Command::Signoff => return Ok(None),
+        Command::Create {
+            game,
+            password,
+            variant,
+            ..
+        } => R::Create {
+            game: game.clone(),
+            password: password.clone(),
+            variant: variant.clone(),
+        },
+        Command::Join {
+            game: Some(game),
+            password: Some(password),
+        } => R::SignOn {
+            power: None,
+            game: game.clone(),
+            password: password.clone(),
+        },
+        Command::Observe { game, password } => R::Observe {
+            game: game.clone(),
+            password: password.clone(),
+        },
+        Command::Resign => R::Resign,
+        Command::SetPreference(groups) => {
+            R::SetPreference(groups.iter().map(|g| names(map, g)).collect())
+        }
+        Command::SetTimezone(zone) => R::SetTimezone(zone.name().to_string()),
+        Command::List(g) => R::List(g.clone()),
+        Command::History { game, .. } => R::History(game.clone()),
+        Command::Summary(g) => R::Summary(g.clone()),
+        Command::Whogame(g) => R::WhoGame(g.clone()),
+        Command::Help(_) => R::Help,
+        Command::Version => R::Version,
+        Command::SetWait(on) => R::SetWait(*on),
+        Command::SetDraw(powers) => R::SetDraw(Some(names(map, powers))),
+        Command::SetNoDraw => R::SetDraw(None),
+        Command::SetConcede(p) => R::SetConcede(Some(power_name(map, *p))),
+        Command::SetNoConcede => R::SetConcede(None),
+        Command::SetAbsence { from, to } => {
+            let from = date(from, now, tz)?;
+            let to = match to {
+                Some(t) => date(t, now, tz)?,
+                // A single date is one day away.
+                None => from + Duration::days(1),
+            };
+            R::SetAbsence { from, to }
+        }
+        Command::Phase(p) => R::Phase(*p),
+        Command::Process(_) => R::Process,
+        Command::Rollback(p) => R::Rollback(*p),
+        Command::Pause => R::Pause,
+        Command::Resume => R::Resume,
+        Command::Terminate => R::Terminate,
+        Command::ForceBegin => R::ForceBegin,
+        Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
+        Command::SetClock { phase, setting } => R::SetClock {
+            kind: Some(*phase),
+            field: match setting {
+                ClockSetting::Clock(t) => ClockField::Time(*t),
+                ClockSetting::Next(m) => ClockField::NextHours(hours(*m)),
+                ClockSetting::Grace(m) => ClockField::GraceHours(hours(*m)),
+                // The grammar's bit 0 is Sunday; the clock's is Monday.
+                ClockSetting::Days(bits) => {
+                    ClockField::Days(Weekdays(((bits >> 1) | ((bits & 1) << 6)) & 0x7f))
+                }
+            },
+        },
+        Command::SetNmr(on) => R::SetNmr(*on),
+        Command::SetPress(p) => R::SetPress(match p {
+            PressSetting::White => PressKind::White,
+            PressSetting::Grey => PressKind::Grey,
+            PressSetting::None => PressKind::None,
+        }),
+        Command::SetPartial(on) => R::SetPartial(*on),
+        Command::SetRules(e) => R::SetRules(
+            match e {
+                RulesEdition::R1971 => "1971",
+                RulesEdition::R2000 => "2000",
+                RulesEdition::R2023 => "2023",
+            }
+            .to_string(),
+        ),
+        other => R::Unsupported(command_canonical(map, other)),
+    }))
+}

@@ -1,0 +1,143 @@
+//! Mail bodies as players write them, through the grammar into the engine;
+//! and a stored mail applied only once.
+
+mod engine_common;
+
+use engine_common::*;
+use legate::game::model::Status;
+use legate::store::InboundStatus;
+
+fn join_all(table: &mut Table, game: &str) {
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "Hello judge!\n\nSIGNON ?{game} {}\nSET PREFERENCE {}\n",
+            password(&addr),
+            &power[..1]
+        );
+        let a = table
+            .engine
+            .apply_text(&addr, &body, None, table.now)
+            .unwrap();
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        table.players.insert(power.to_string(), addr);
+    }
+}
+
+#[test]
+fn a_game_created_joined_and_ordered_by_mail_text() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "textual".into();
+    let a = table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?textual gm-pw\n", None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    join_all(&mut table, "textual");
+    assert_eq!(table.state().status, Status::Active);
+    assert_eq!(
+        table.state().player_of("France").unwrap().address,
+        address("France")
+    );
+
+    let body = "SIGNON Ftextual pw-france\nA Par-Bur\nF Brest -> Mid-Atlantic Ocean\nArmy Marseilles holds\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("A PAR - BUR"), "{}", a.reply_body);
+    assert!(a.reply_body.contains("F BRE - MAO"));
+
+    // A typo: a line and column, a suggestion, and nothing applied.
+    let before = table.raw_state();
+    let body = "SIGNON Ftextual pw-france\nA Parris - Pic\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("line 2"), "{}", a.reply_body);
+    assert!(a.reply_body.contains("Parris"), "{}", a.reply_body);
+    assert_eq!(table.raw_state(), before);
+    // The reply still shows the orders in force.
+    assert!(a.reply_body.contains("A PAR - BUR"), "{}", a.reply_body);
+
+    // The master processes; the deadline is shown in the reply.
+    let a = table
+        .engine
+        .apply_text(
+            "gm@judge.test",
+            "SIGNON Mtextual gm-pw\nPROCESS\n",
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert!(
+        a.reply_body.contains(":: Deadline: F1901M"),
+        "{}",
+        a.reply_body
+    );
+}
+
+#[test]
+fn a_stored_mail_is_applied_once() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "once".into();
+    let now = table.now;
+    let id = table
+        .engine
+        .store()
+        .transaction(|tx| tx.insert_inbound(b"raw mail", Some("<a@b>"), "gm@judge.test", now))
+        .unwrap()
+        .id();
+    let first = table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?once gm-pw\n", Some(id), now)
+        .unwrap();
+    assert!(!first.duplicate);
+    assert_eq!(first.errors, 0, "{}", first.reply_body);
+    let second = table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?once gm-pw\n", Some(id), now)
+        .unwrap();
+    assert!(second.duplicate);
+    let (replies, status) = table
+        .engine
+        .store()
+        .transaction(|tx| {
+            Ok::<_, legate::store::StoreError>((
+                tx.outbox_replies_to(id)?.len(),
+                tx.inbound_status(id)?,
+            ))
+        })
+        .unwrap();
+    assert_eq!(replies, 1);
+    assert_eq!(status, InboundStatus::Processed);
+    // A refused mail is also answered once and marked processed.
+    let id2 = table
+        .engine
+        .store()
+        .transaction(|tx| tx.insert_inbound(b"raw mail 2", Some("<c@d>"), "x@y.test", now))
+        .unwrap()
+        .id();
+    let a = table
+        .engine
+        .apply_text("x@y.test", "SIGNON Fnosuch pw\n", Some(id2), now)
+        .unwrap();
+    assert_eq!(a.errors, 1);
+    let again = table
+        .engine
+        .apply_text("x@y.test", "SIGNON Fnosuch pw\n", Some(id2), now)
+        .unwrap();
+    assert!(again.duplicate);
+    let replies = table
+        .engine
+        .store()
+        .transaction(|tx| tx.outbox_replies_to(id2))
+        .unwrap();
+    assert_eq!(replies.len(), 1);
+    assert!(replies[0].body.contains("there is no game named nosuch"));
+}
