@@ -21,9 +21,8 @@ pub(super) fn adjudicate(
     after.contested = ProvinceSet::EMPTY;
     let mut resolutions = Vec::with_capacity(orders.len() + 4);
     // Builds (positive) or removals (negative) still to make, per power.
-    let mut left: Vec<i32> = (0..powers)
-        .map(|i| transition::build_room(map, position, Power(i as u8)).0)
-        .collect();
+    let room = transition::Room::of(map, position);
+    let mut left: Vec<i32> = (0..powers).map(|i| room.get(Power(i as u8)).0).collect();
     let mut removed = ProvinceSet::EMPTY;
     let mut built = ProvinceSet::EMPTY;
     for po in orders {

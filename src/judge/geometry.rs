@@ -21,11 +21,6 @@ pub(crate) fn fleet_touching(map: &Map, p: Province) -> ProvinceSet {
     set
 }
 
-/// Seas adjacent to province `p` from any of its coasts.
-pub(crate) fn seas_touching(map: &Map, p: Province) -> ProvinceSet {
-    ProvinceSet(fleet_touching(map, p).0 & seas(map).0)
-}
-
 /// Every sea province of the map.
 pub(crate) fn seas(map: &Map) -> ProvinceSet {
     map.provinces()
@@ -56,17 +51,22 @@ pub(crate) fn joined(map: &Map, from: Province, to: Province, allowed: ProvinceS
 }
 
 /// The seas of `allowed` lying on some unshortenable convoy route from `from` to `to`.
+/// `seas` is the map's set of seas (see [`seas`]).
 pub(crate) fn route_seas(
     map: &Map,
+    seas: ProvinceSet,
     from: Province,
     to: Province,
     allowed: ProvinceSet,
 ) -> ProvinceSet {
-    let allowed = ProvinceSet(allowed.0 & seas(map).0);
-    let start = ProvinceSet(seas_touching(map, from).0 & allowed.0);
-    let end = ProvinceSet(seas_touching(map, to).0 & allowed.0);
     let mut found = ProvinceSet::EMPTY;
-    if from == to || start.is_empty() || end.is_empty() {
+    let allowed = ProvinceSet(allowed.0 & seas.0);
+    if from == to || allowed.is_empty() {
+        return found;
+    }
+    let start = ProvinceSet(fleet_touching(map, from).0 & allowed.0);
+    let end = ProvinceSet(fleet_touching(map, to).0 & allowed.0);
+    if start.is_empty() || end.is_empty() {
         return found;
     }
     let walk = Walk {

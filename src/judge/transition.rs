@@ -2,7 +2,7 @@
 //! supply centers change hands when the Fall turns are over.
 
 use super::{Position, retreat};
-use crate::map::{Map, Power, Province};
+use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// Sets `after.phase` to the phase actually played after `played`, updating
@@ -45,22 +45,47 @@ fn take_centers(map: &Map, after: &mut Position) {
     }
 }
 
-/// Builds a power may make now: centers over units, limited by its free home centers.
-pub(crate) fn build_room(map: &Map, position: &Position, power: Power) -> (i32, u32) {
-    let centers = position.centers_of(power).len() as i32;
-    let units = position.unit_count(power) as i32;
-    let free = position
-        .home_of(power)
-        .iter()
-        .filter(|&h| position.owner(h) == Some(power) && position.unit_at(h).is_none())
-        .filter(|&h| (h.0 as usize) < map.province_count())
-        .count() as u32;
-    (centers - units, free)
+/// Per power: centers minus units, and the home centers free to build in
+/// (owned by the power and empty). One pass over the board.
+pub(crate) struct Room {
+    counts: [(i32, u32); MAX_POWERS],
+}
+
+const MAX_POWERS: usize = 32;
+
+impl Room {
+    pub fn of(map: &Map, position: &Position) -> Room {
+        let mut counts = [(0i32, 0u32); MAX_POWERS];
+        let mut occupied = ProvinceSet::EMPTY;
+        for o in position.owners.iter().take(map.province_count()).flatten() {
+            if let Some(c) = counts.get_mut(o.0 as usize) {
+                c.0 += 1;
+            }
+        }
+        for u in &position.units {
+            occupied.insert(u.location.province);
+            if let Some(c) = counts.get_mut(u.power.0 as usize) {
+                c.0 -= 1;
+            }
+        }
+        for (i, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
+            let power = Some(Power(i as u8));
+            let free = ProvinceSet(home.0 & !occupied.0);
+            counts[i].1 = free.iter().filter(|&h| position.owner(h) == power).count() as u32;
+        }
+        Room { counts }
+    }
+
+    /// (centers minus units, free home centers) of `power`.
+    pub fn get(&self, power: Power) -> (i32, u32) {
+        self.counts.get(power.0 as usize).copied().unwrap_or((0, 0))
+    }
 }
 
 fn adjustment_needed(map: &Map, position: &Position) -> bool {
+    let room = Room::of(map, position);
     (0..map.powers().len()).any(|i| {
-        let (diff, free) = build_room(map, position, Power(i as u8));
+        let (diff, free) = room.get(Power(i as u8));
         diff < 0 || (diff > 0 && free > 0)
     })
 }

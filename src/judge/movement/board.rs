@@ -5,7 +5,7 @@ use super::legality::{self, Act, Checked};
 use crate::judge::geometry;
 use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason, Rules, Unit};
 use crate::map::{Location, Map, Province, ProvinceSet, UnitKind};
-use crate::orders::PowerOrder;
+use crate::orders::{Order, PowerOrder};
 
 pub(crate) const MAX: usize = 128;
 pub(crate) const NO_ORDER: u16 = u16::MAX;
@@ -47,12 +47,15 @@ pub(crate) struct Board {
     pub occupied: ProvinceSet,
     /// Provinces holding a fleet.
     pub fleets: ProvinceSet,
+    /// The map's seas (filled in only when some order is a convoy: only convoy
+    /// routes need them).
+    pub seas: ProvinceSet,
     /// Movers into each province.
     pub movers_into: [ProvinceSet; MAX],
     /// Units whose valid support the unit in this province receives.
     pub supporters: [ProvinceSet; MAX],
-    /// Convoy-moving army: matched convoying fleets lying on a route.
-    pub route: [ProvinceSet; MAX],
+    /// Per army going by convoy: the matched convoying fleets lying on a route.
+    routes: Vec<(Province, ProvinceSet)>,
 }
 
 impl Board {
@@ -61,9 +64,10 @@ impl Board {
             slots: [EMPTY_SLOT; MAX],
             occupied: ProvinceSet::EMPTY,
             fleets: ProvinceSet::EMPTY,
+            seas: ProvinceSet::EMPTY,
             movers_into: [ProvinceSet::EMPTY; MAX],
             supporters: [ProvinceSet::EMPTY; MAX],
-            route: [ProvinceSet::EMPTY; MAX],
+            routes: Vec::new(),
         };
         for u in &position.units {
             let i = u.location.province.0 as usize;
@@ -86,6 +90,11 @@ impl Board {
         &self.slots[p.0 as usize]
     }
 
+    /// The convoying fleets on a route of the army in `p` (empty if none).
+    pub fn route(&self, p: Province) -> ProvinceSet {
+        lookup(&self.routes, p)
+    }
+
     /// Checks every order, gives each unit the order it carries out, and fills in
     /// `status` (one entry per input order).
     pub fn assign(
@@ -97,6 +106,12 @@ impl Board {
         status: &mut Vec<Status>,
     ) {
         status.clear();
+        if orders
+            .iter()
+            .any(|o| matches!(o.order, Order::Convoy { .. }))
+        {
+            self.seas = geometry::seas(map);
+        }
         let mut conflicted = ProvinceSet::EMPTY;
         for (i, po) in orders.iter().enumerate() {
             let checked = legality::check(map, rules, allegiance, self, po);
@@ -146,7 +161,7 @@ impl Board {
         status: &mut [Status],
     ) {
         // Convoys first: they decide which armies go by sea.
-        let mut convoying = [ProvinceSet::EMPTY; MAX];
+        let mut convoying: Vec<(Province, ProvinceSet)> = Vec::new();
         for p in self.occupied.iter() {
             let s = self.slots[p.0 as usize];
             if s.act != Act::Convoy {
@@ -157,7 +172,10 @@ impl Board {
                 && a.to.province == s.to.province
                 && a.unit.is_some_and(|u| u.kind == UnitKind::Army);
             if matched {
-                convoying[s.from.0 as usize].insert(p);
+                match convoying.iter_mut().find(|(a, _)| *a == s.from) {
+                    Some((_, set)) => set.insert(p),
+                    None => convoying.push((s.from, ProvinceSet(1u128 << p.0))),
+                }
             } else {
                 self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
             }
@@ -170,20 +188,21 @@ impl Board {
                 continue;
             }
             let to = s.to.province;
-            let chain = geometry::route_seas(map, p, to, convoying[i]);
+            let fleets = lookup(&convoying, p);
+            let chain = geometry::route_seas(map, self.seas, p, to, fleets);
             let adjacent = map.army_adjacent(p, to);
             let (convoy, fallback) = if !adjacent {
                 (true, false)
             } else {
-                self.adjacent_route(rules, allegiance, p, unit, convoying[i], chain)
+                self.adjacent_route(rules, allegiance, p, unit, fleets, chain)
             };
             self.slots[i].convoy = convoy;
             self.slots[i].land_fallback = fallback;
-            if convoy {
-                self.route[i] = chain;
+            if convoy && !chain.is_empty() {
+                self.routes.push((p, chain));
             }
             // Fleets ordered to convoy an army that walks, or that lie off every route.
-            for f in convoying[i].iter() {
+            for f in fleets.iter() {
                 if !convoy {
                     self.void(f, Reason::LandRoute, status);
                 } else if !chain.contains(f) {
@@ -272,4 +291,10 @@ fn set_slot(slot: &mut Slot, c: Checked, order: u16) {
     slot.convoy = c.via_convoy;
     slot.land_fallback = false;
     slot.order = order;
+}
+
+fn lookup(list: &[(Province, ProvinceSet)], p: Province) -> ProvinceSet {
+    list.iter()
+        .find(|(q, _)| *q == p)
+        .map_or(ProvinceSet::EMPTY, |(_, set)| *set)
 }

@@ -264,10 +264,14 @@ fn convoy_order(
     if target.kind != UnitKind::Army {
         return Err(Reason::ConvoyOfFleet { at: a });
     }
-    let all_seas = geometry::seas(map);
-    if to.province.0 as usize >= map.province_count()
-        || !geometry::route_seas(map, a, to.province, all_seas).contains(here)
-    {
+    let dest = to.province;
+    if dest.0 as usize >= map.province_count() || map.terrain(dest) != Terrain::Coastal {
+        return Err(Reason::ConvoyNotOnRoute);
+    }
+    // A fleet touching both ends is a route by itself; otherwise look for a route.
+    let around = map.fleet_neighbours(Location::from(here));
+    let alone = around.contains(a) && around.contains(dest);
+    if !alone && !geometry::route_seas(map, board.seas, a, dest, board.seas).contains(here) {
         return Err(Reason::ConvoyNotOnRoute);
     }
     Ok(())

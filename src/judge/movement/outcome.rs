@@ -3,7 +3,9 @@
 use super::board::{MAX, NO_ORDER, Status};
 use super::legality::Act;
 use super::resolver::Resolver;
-use crate::judge::{Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition};
+use crate::judge::{
+    AdjacentConvoy, Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition,
+};
 use crate::map::{Province, ProvinceSet};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 
@@ -84,10 +86,14 @@ pub(crate) fn build(
         });
     }
 
-    let mut after = position.clone();
-    after.units.clear();
-    after.dislodged.clear();
-    after.contested = ProvinceSet::EMPTY;
+    let mut after = Position {
+        phase: position.phase,
+        units: Vec::with_capacity(position.units.len()),
+        dislodged: Vec::new(),
+        contested: ProvinceSet::EMPTY,
+        owners: position.owners.clone(),
+        homes: position.homes.clone(),
+    };
     for p in board.occupied.iter() {
         let s = board.slot(p);
         let Some(mut unit) = s.unit else { continue };
@@ -146,7 +152,7 @@ fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
     // A convoy that was broken explains the failure even if the army then tried
     // the land route (2000 rules, DATC 4.A.3).
     if !r.path(p) || (s.convoy && s.land_fallback && !r.convoy_path(p)) {
-        let route = r.board.route[p.0 as usize];
+        let route = r.board.route(p);
         if route.is_empty() {
             return (Verdict::NoConvoy, Reason::NoConvoyRoute);
         }
@@ -191,13 +197,23 @@ fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
     (Verdict::Bounce, Reason::None)
 }
 
-/// A convoy that stood its ground still failed if its army's convoy was broken.
+/// A convoy order fails when its fleet is dislodged, and also when the army's convoy
+/// was broken elsewhere. Under the 1971 rules a convoy that would be disrupted is
+/// not used at all: the army takes the land route (DATC 4.A.3).
 fn explain_convoy(r: &mut Resolver, f: Province) -> (Verdict, Reason) {
     let army = r.board.slot(f).from;
-    if r.path(army) {
+    let s = *r.board.slot(army);
+    if s.land_fallback && r.rules.adjacent_convoy == AdjacentConvoy::Rules1971 && !r.by_convoy(army)
+    {
+        return (Verdict::Void, Reason::LandRoute);
+    }
+    if !r.succeeded(f) {
+        return (Verdict::Disrupted, Reason::DisruptedBy { fleet: f });
+    }
+    if r.convoy_path(army) {
         return (Verdict::Ok, Reason::None);
     }
-    let route = r.board.route[army.0 as usize];
+    let route = r.board.route(army);
     match route.iter().find(|&g| !r.succeeded(g)) {
         Some(fleet) if r.paradox.contains(fleet) => (Verdict::Disrupted, Reason::Paradox),
         Some(fleet) => (Verdict::Disrupted, Reason::DisruptedBy { fleet }),

@@ -44,7 +44,7 @@ impl<'a> Resolver<'a> {
             state: [State::Unresolved; MAX],
             result: [false; MAX],
             paradox: ProvinceSet::EMPTY,
-            cycle: Vec::with_capacity(16),
+            cycle: Vec::new(),
         }
     }
 
@@ -211,7 +211,7 @@ impl<'a> Resolver<'a> {
 
     /// Is there a chain of successful convoys for the army in `p`?
     pub fn convoy_path(&mut self, p: Province) -> bool {
-        let route = self.board.route[p.0 as usize];
+        let route = self.board.route(p);
         if route.is_empty() {
             return false;
         }
@@ -353,7 +353,7 @@ impl<'a> Resolver<'a> {
         self.rules.convoy_paradox == ConvoyParadox::Rules1971
             && support.act == Act::SupportMove
             && self.board.slot(r).convoy
-            && self.board.route[r.0 as usize].contains(support.to.province)
+            && self.board.route(r).contains(support.to.province)
     }
 
     // ---- CONVOY ----
