@@ -6,8 +6,10 @@
 #   scripts/mail-servers.sh start DIR BASEPORT [address ...]
 #   scripts/mail-servers.sh stop DIR
 #
-# Ports: IMAP (STARTTLS) = BASEPORT, SMTP (STARTTLS, submission without auth) = BASEPORT+1,
-#        LMTP = BASEPORT+2, IMAPS = BASEPORT+3.
+# Ports: IMAP (STARTTLS) = BASEPORT, SMTP (STARTTLS; login optional) = BASEPORT+1,
+#        LMTP = BASEPORT+2, IMAPS = BASEPORT+3, Dovecot auth for Postfix = BASEPORT+4.
+# SMTP accepts mail for the test domains without login; a login (any mailbox, "pw")
+# is checked by Dovecot, so clients can test authentication.
 # Without addresses every *@judge.test and *@example.test mailbox exists (catch-all);
 # with addresses only those exist and others are refused at RCPT. Password: "pw".
 # Log in with the full address. Mail for X lands in DIR/mail/X/Maildir.
@@ -84,6 +86,12 @@ service lmtp {
     port = $((base + 2))
   }
 }
+# Postfix asks Dovecot to check SMTP logins (SASL) over this port.
+service auth {
+  inet_listener {
+    port = $((base + 4))
+  }
+}
 EOF
 }
 
@@ -116,6 +124,10 @@ relay_transport = error:no mail leaves the test servers
 smtpd_tls_cert_file = $dir/cert.pem
 smtpd_tls_key_file = $dir/key.pem
 smtpd_tls_security_level = may
+smtpd_sasl_auth_enable = yes
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = inet:127.0.0.1:$((base + 4))
+smtpd_tls_auth_only = no
 smtputf8_enable = no
 biff = no
 smtp_dns_support_level = disabled
@@ -208,7 +220,7 @@ start() {
 	MAIL_CONFIG="$D/postfix" /usr/lib/postfix/sbin/master -w </dev/null >>"$D/postfix.stderr" 2>&1
 	echo "$base" >"$D/baseport"
 	local p
-	for p in "$base" $((base + 1)) $((base + 2)) $((base + 3)); do wait_for_port "$p"; done
+	for p in "$base" $((base + 1)) $((base + 2)) $((base + 3)) $((base + 4)); do wait_for_port "$p"; done
 }
 
 # A process that has exited but not yet been reaped still answers kill -0; look at its state.

@@ -33,7 +33,7 @@ impl Stack {
     fn start() -> Stack {
         for _ in 0..10 {
             let base = candidate_base();
-            if !(0..4).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
+            if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
                 continue;
             }
             let stack = Stack {
@@ -103,12 +103,16 @@ impl Stack {
     }
 
     fn smtp(&self, security: Security) -> SmtpOutbound {
+        self.smtp_login(security, None)
+    }
+
+    fn smtp_login(&self, security: Security, login: Option<(&str, &str)>) -> SmtpOutbound {
         SmtpOutbound::new(&SmtpConfig {
             host: "127.0.0.1".into(),
             port: self.base + 1,
             security,
-            username: None,
-            password: None,
+            username: login.map(|(user, _)| user.to_string()),
+            password: login.map(|(_, pw)| Secret(pw.to_string())),
             ca_file: Some(self.cert()),
             timeout_seconds: 5,
         })
@@ -126,11 +130,11 @@ impl Drop for Stack {
     }
 }
 
-/// Ports 20000–31999 lie below Linux's ephemeral range; each stack takes four.
+/// Ports 20000–31999 lie below Linux's ephemeral range; each stack takes five.
 fn candidate_base() -> u16 {
     let n = NEXT.fetch_add(1, Ordering::Relaxed) as u32;
-    let slot = (std::process::id().wrapping_mul(7919).wrapping_add(n * 13)) % 3000;
-    20000 + (slot * 4) as u16
+    let slot = (std::process::id().wrapping_mul(7919).wrapping_add(n * 13)) % 2400;
+    20000 + (slot * 5) as u16
 }
 
 fn opts() -> IngestOptions {
@@ -429,6 +433,27 @@ async fn refused_recipient_is_permanent_and_a_down_server_transient() {
         .await
         .expect_err("server is down");
     assert!(!err.is_permanent(), "{err}");
+}
+
+#[tokio::test]
+async fn smtp_login_works_and_a_refused_login_is_transient() {
+    let stack = Stack::start();
+    let good = stack.smtp_login(Security::StartTls, Some((JUDGE, "pw")));
+    good.send(&order_mail(PLAYER, "auth@example.test"))
+        .await
+        .expect("accepted after login");
+    let mut inbound =
+        ImapInbound::new(stack.imap(JUDGE, Security::StartTls), 64 * 1024).expect("client");
+    assert_eq!(fetch_n(&mut inbound, 1).await.len(), 1);
+
+    let bad = stack.smtp_login(Security::StartTls, Some((JUDGE, "wrong")));
+    let err = bad
+        .send(&order_mail(PLAYER, "noauth@example.test"))
+        .await
+        .expect_err("login refused");
+    // The judge's own login is wrong: keep the mail and retry once the operator fixes it.
+    assert!(!err.is_permanent(), "{err}");
+    assert!(err.to_string().contains("535"), "{err}");
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@ pub mod maildir;
 pub mod smtp;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 pub use maildir::MaildirOutbound;
 pub use smtp::SmtpOutbound;
@@ -27,6 +28,17 @@ impl SendError {
     pub fn is_permanent(&self) -> bool {
         matches!(self, SendError::Permanent(_))
     }
+}
+
+/// Pause before attempt number `failed + 1` of a mail that failed `failed` times
+/// temporarily: 10 s, doubling, at most 30 minutes, so a server that is down for
+/// hours is still tried twice an hour and one that blinked is retried at once.
+pub fn retry_delay(failed: u32) -> Duration {
+    const FIRST: Duration = Duration::from_secs(10);
+    const MAX: Duration = Duration::from_secs(30 * 60);
+    FIRST
+        .saturating_mul(2u32.saturating_pow(failed.saturating_sub(1)))
+        .min(MAX)
 }
 
 /// The configured way out.
@@ -60,5 +72,18 @@ impl Outbound {
             Outbound::Smtp(smtp) => smtp.send(mail).await.map(|()| Sent::Smtp),
             Outbound::Maildir(dir) => dir.send(mail).map(Sent::File),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_delay_doubles_up_to_half_an_hour() {
+        let secs: Vec<u64> = (0..6).map(|n| retry_delay(n).as_secs()).collect();
+        assert_eq!(secs, [10, 10, 20, 40, 80, 160]);
+        assert_eq!(retry_delay(20), Duration::from_secs(1800));
+        assert_eq!(retry_delay(u32::MAX), Duration::from_secs(1800));
     }
 }
