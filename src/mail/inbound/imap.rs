@@ -16,7 +16,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::pki_types::ServerName;
 
 use super::stream::ImapStream;
-use super::{InboundError, InboundMail, MailKey, Wake};
+use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake};
 use crate::config::{ImapConfig, Security};
 use crate::mail::tls::{client_config, tls_name};
 
@@ -142,8 +142,8 @@ impl ImapInbound {
         format!("{}:{}", self.config.host, self.config.port)
     }
 
-    /// Every unseen mail in the mailbox, oldest first. Mails over the size limit come
-    /// with their header only.
+    /// The oldest unseen mails in the mailbox (at most [`FETCH_BATCH`]), oldest first.
+    /// Mails over the size limit come with their header only.
     pub async fn fetch(&mut self) -> Result<Vec<InboundMail>, InboundError> {
         self.connected().await?;
         let result = self.fetch_unseen().await;
@@ -341,6 +341,7 @@ impl ImapInbound {
             .into_iter()
             .collect();
         uids.sort_unstable();
+        uids.truncate(FETCH_BATCH);
         if uids.is_empty() {
             return Ok(Vec::new());
         }

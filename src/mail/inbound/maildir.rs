@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{InboundError, InboundMail, MailKey, Wake};
+use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake};
 use crate::mail::ingest::header_part;
 
 /// How often `wait` looks into `new/`; the configured poll interval caps the wait.
@@ -32,10 +32,12 @@ impl MaildirInbound {
         })
     }
 
-    /// Every mail in `new/`, oldest file name first (Maildir names start with the time).
+    /// The mails in `new/` (at most [`FETCH_BATCH`] at a
+    /// time), oldest file name first (Maildir names start with the time).
     pub fn fetch(&self) -> Result<Vec<InboundMail>, InboundError> {
         let mut names = self.new_names()?;
         names.sort();
+        names.truncate(FETCH_BATCH);
         let mut mails = Vec::with_capacity(names.len());
         for name in names {
             let path = self.root.join("new").join(&name);
@@ -160,6 +162,28 @@ mod tests {
             }),
             Err(InboundError::Gone(_))
         ));
+    }
+
+    #[test]
+    fn a_full_folder_comes_in_batches() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let inbox = MaildirInbound::open(dir.path(), 1, 1000).expect("open");
+        for i in 0..FETCH_BATCH + 5 {
+            drop_mail(dir.path(), &format!("{i:04}.m"), "x");
+        }
+        let first = inbox.fetch().expect("fetch");
+        assert_eq!(first.len(), FETCH_BATCH);
+        for mail in &first {
+            inbox.commit(&mail.key).expect("commit");
+        }
+        let rest = inbox.fetch().expect("fetch");
+        assert_eq!(rest.len(), 5);
+        assert_eq!(
+            rest[0].key,
+            MailKey::Maildir {
+                name: format!("{FETCH_BATCH:04}.m")
+            }
+        );
     }
 
     #[test]

@@ -16,6 +16,10 @@ pub use maildir::MaildirInbound;
 use crate::config::InboundConfig;
 use crate::mail::ingest::{Envelope, IngestError, IngestOptions, ingest_sized};
 
+/// At most this many mails per `fetch`, so a full mailbox does not have to fit in
+/// memory at once; the rest come with the next calls.
+pub const FETCH_BATCH: usize = 50;
+
 /// Identifies a fetched mail to its source, for `commit`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum MailKey {
