@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 mod adjudicate;
 mod check_orders;
 mod db;
+mod render;
 
 #[derive(Parser)]
 #[command(name = "legate", version, about = "An email judge for Diplomacy and its variants")]
@@ -24,6 +25,8 @@ enum Command {
     CheckOrders(check_orders::Args),
     /// Database maintenance (`legate db migrate`).
     Db(db::Args),
+    /// Draw the board of a stored phase as PNG or SVG.
+    Render(render::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -32,5 +35,6 @@ pub fn main() -> ExitCode {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
         Command::Db(args) => db::run(args),
+        Command::Render(args) => render::run(args),
     }
 }

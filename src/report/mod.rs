@@ -7,11 +7,20 @@
 //! - [`why`]: plain words for each failed order.
 //! - `layout`, `svg`, `png`: the board as SVG and PNG.
 
+pub mod layout;
 pub mod model;
 pub mod names;
+pub mod png;
+pub mod svg;
 pub mod text;
 pub mod view;
 pub mod why;
 
-pub use model::{DislodgedUnit, GameInfo, NextPhase, PhaseInput, PhaseReport, PowerSummary, ResolvedOrder};
+pub use layout::Layout;
+pub use model::{
+    DislodgedUnit, GameInfo, NextPhase, PhaseInput, PhaseReport, PowerSummary, ResolvedOrder,
+};
 pub use view::{OwnOnly, Public, Recipient, Role, View};
+
+#[cfg(test)]
+mod tests;

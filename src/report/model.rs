@@ -175,9 +175,7 @@ fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution)
         let p = spec.province();
         match r.order {
             Order::Build { .. } => None,
-            _ if before.phase.kind == PhaseKind::Retreat => {
-                before.dislodged_at(p).map(|d| d.unit)
-            }
+            _ if before.phase.kind == PhaseKind::Retreat => before.dislodged_at(p).map(|d| d.unit),
             _ => before.unit_at(p).copied(),
         }
     });

@@ -95,11 +95,11 @@ pub fn convoy_route(map: &Map, all: &[Resolution], from: Province, to: Province)
         .iter()
         .filter(|r| r.verdict != Verdict::Void)
         .filter_map(|r| match r.order {
-            Order::Convoy { unit, army, to: dest }
-                if army.province() == from && dest.province == to =>
-            {
-                Some(unit.province())
-            }
+            Order::Convoy {
+                unit,
+                army,
+                to: dest,
+            } if army.province() == from && dest.province == to => Some(unit.province()),
             _ => None,
         })
         .collect();

@@ -127,8 +127,7 @@ fn dislodged(out: &mut String, map: &Map, report: &PhaseReport) {
         let unit = format!(
             "The {} {}",
             power_adjective(map, d.unit.power),
-            unit_name(map, d.unit.kind, d.unit.location)
-                .replacen(' ', " in ", 1)
+            unit_name(map, d.unit.kind, d.unit.location).replacen(' ', " in ", 1)
         );
         let line = if d.options.is_empty() {
             format!("{unit} with no valid retreats was destroyed.")
@@ -161,7 +160,10 @@ fn centers(out: &mut String, map: &Map, report: &PhaseReport) {
         }
         let names: Vec<&str> = list.iter().map(|p| map.name(*p)).collect();
         let text = format!("{}.", names.join(", "));
-        let mut tokens = vec![Token::new("", &format!("{label:<width$}", width = CENTER_COLUMN - 1))];
+        let mut tokens = vec![Token::new(
+            "",
+            &format!("{label:<width$}", width = CENTER_COLUMN - 1),
+        )];
         tokens.extend(text.split(' ').map(|w| Token::new(" ", w)));
         out.push_str(&wrap(&tokens, CENTER_COLUMN));
     };

@@ -131,7 +131,9 @@ impl PhaseReport {
         }
         for summary in &mut out.powers {
             let power = summary.power;
-            summary.centers.retain(|c| view.shows_center(who, Some(power), *c));
+            summary
+                .centers
+                .retain(|c| view.shows_center(who, Some(power), *c));
         }
         out.unowned.retain(|c| view.shows_center(who, None, *c));
         out.powers.retain(|s| view.shows_standing(who, s.power));

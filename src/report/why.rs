@@ -99,7 +99,10 @@ impl Ctx<'_> {
                 format!("the fleet cannot reach that coast of {}", n(to))
             }
             Reason::CoastNeeded { to } => {
-                format!("the fleet can reach two coasts of {} and the order names neither", n(to))
+                format!(
+                    "the fleet can reach two coasts of {} and the order names neither",
+                    n(to)
+                )
             }
             Reason::MoveToSelf => "a unit cannot move to where it stands".into(),
             Reason::SupportSelf => "a unit cannot support itself".into(),
@@ -129,7 +132,10 @@ impl Ctx<'_> {
                 opposing,
             } => format!("{strength} against {opposing} ({})", self.with_supports(by)),
             Reason::OwnUnit { at } => {
-                format!("it would have dislodged its own side's {}", self.unit_at(at))
+                format!(
+                    "it would have dislodged its own side's {}",
+                    self.unit_at(at)
+                )
             }
             Reason::CutBy { by } => format!("support cut by {}", self.unit_at(by)),
             Reason::DisruptedBy { fleet } => {
