@@ -288,3 +288,119 @@ fn fleet_distance(map: &Map, from: Province, targets: ProvinceSet) -> Option<u8>
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Edition;
+    use crate::judge::testing::*;
+
+    /// Winter 1901 with `owners` (power, centers) replacing the whole ownership.
+    fn winter(units: &[&str], owners: &[(&str, &[&str])]) -> Position {
+        let mut p = position("W1901A", units);
+        p.owners = vec![None; map().province_count()];
+        for (power, centers) in owners {
+            for c in *centers {
+                p.owners[map().lookup(c).expect(c).province.0 as usize] = Some(power_of(power));
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn builds_need_an_owned_empty_home_center_and_a_coast_for_a_multi_coast_fleet() {
+        let p = winter(
+            &["Russia: A MOS"],
+            &[("Russia", &["mos", "stp", "war", "sev", "swe"])],
+        );
+        let adj = play(
+            &Rules::default(),
+            &p,
+            &[
+                "Russia: BUILD A MOS",
+                "Russia: BUILD F STP/NC",
+                "Russia: BUILD A SWE",
+                "Russia: BUILD A WAR",
+            ],
+        );
+        assert_eq!(results(&adj), ["void", "ok", "void", "ok"]);
+        assert!(matches!(adj.resolutions[0].reason, Reason::Occupied { .. }));
+        assert!(matches!(
+            adj.resolutions[2].reason,
+            Reason::NotHomeCenter { .. }
+        ));
+        assert!(units_after(&adj).contains(&"F STP/NC".to_string()));
+        // Four builds allowed, two used: the other two are waived.
+        let waived: Vec<_> = adj.resolutions.iter().filter(|r| r.defaulted).collect();
+        assert_eq!(waived.len(), 2);
+        assert_eq!(waived[0].reason, Reason::Waived);
+        assert_eq!(adj.after.phase.to_string(), "S1902M");
+    }
+
+    #[test]
+    fn too_many_builds_use_the_first_legal_ones() {
+        let p = winter(&[], &[("France", &["par", "bre"])]);
+        let adj = play(
+            &Rules::default(),
+            &p,
+            &[
+                "France: BUILD A PAR",
+                "France: BUILD F BRE",
+                "France: BUILD A MAR",
+            ],
+        );
+        assert_eq!(results(&adj), ["ok", "ok", "void"]);
+        assert_eq!(adj.resolutions[2].reason, Reason::NoBuildsLeft);
+    }
+
+    #[test]
+    fn civil_disorder_removes_the_furthest_from_an_owned_center_fleets_first() {
+        // DATC 6.J.7: equal distance, the fleets go first, North Sea before Skagerrak.
+        let p = winter(
+            &["Russia: A BOH", "Russia: F SKA", "Russia: F NTH"],
+            &[("Russia", &["stp", "war"])],
+        );
+        let adj = play(&Rules::default(), &p, &[]);
+        assert_eq!(units_after(&adj), ["A BOH", "F SKA"]);
+        assert_eq!(adj.resolutions[0].reason, Reason::CivilDisorder);
+        assert!(adj.resolutions[0].defaulted);
+    }
+
+    #[test]
+    fn civil_disorder_ties_go_by_full_english_name() {
+        // Liverpool and Livonia, both one step from an owned center: Liverpool comes
+        // first by name (by abbreviation, lvn would come before lvp).
+        let p = winter(
+            &["England: A LVP", "England: A LVN", "England: A EDI"],
+            &[("England", &["edi", "stp"])],
+        );
+        let adj = play(&Rules::default(), &p, &[]);
+        assert_eq!(units_after(&adj), ["A EDI", "A LVN"]);
+    }
+
+    #[test]
+    fn the_older_rule_counts_from_home_centers() {
+        // DATC 6.J.11: the 2023 rule keeps the army defending Warsaw.
+        let p = winter(&["Italy: A WAR", "Italy: A TUS"], &[("Italy", &["war"])]);
+        let modern = play(&Rules::default(), &p, &[]);
+        assert_eq!(units_after(&modern), ["A WAR"]);
+        let old = play(&Rules::preset(Edition::E2000), &p, &[]);
+        assert_eq!(units_after(&old), ["A TUS"]);
+    }
+
+    #[test]
+    fn a_removal_counts_once_and_others_follow_civil_disorder() {
+        // DATC 6.J.2: removing the same unit twice.
+        let p = winter(
+            &["France: A PAR", "France: A PIC", "France: A MAR"],
+            &[("France", &["bre"])],
+        );
+        let adj = play(
+            &Rules::default(),
+            &p,
+            &["France: REMOVE A PAR", "France: REMOVE A PAR"],
+        );
+        assert_eq!(results(&adj), ["ok", "void"]);
+        assert_eq!(adj.after.units.len(), 1);
+    }
+}

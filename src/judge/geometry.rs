@@ -127,3 +127,48 @@ impl Walk<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::testing::map;
+
+    fn set(names: &[&str]) -> ProvinceSet {
+        names
+            .iter()
+            .map(|n| map().lookup(n).expect(n).province)
+            .collect()
+    }
+
+    #[test]
+    fn a_fleet_off_every_unshortenable_route_is_not_on_a_route() {
+        let m = map();
+        let all = seas(m);
+        let p = |n: &str| m.lookup(n).expect(n).province;
+        // DATC 6.G.19: Marseilles to Spain through the Gulf of Lyon; the Western
+        // Mediterranean is never needed.
+        let r = route_seas(m, all, p("mar"), p("spa"), all);
+        assert!(r.contains(p("lyo")));
+        assert!(!r.contains(p("wes")));
+        // DATC 6.F.12: the Irish Sea is not on a route from London to Belgium.
+        let r = route_seas(m, all, p("lon"), p("bel"), set(&["eng", "iri"]));
+        assert_eq!(r, set(&["eng"]));
+        // A two-fleet chain.
+        let r = route_seas(
+            m,
+            all,
+            p("lon"),
+            p("tun"),
+            set(&["eng", "mao", "wes", "nth"]),
+        );
+        assert_eq!(r, set(&["eng", "mao", "wes"]));
+    }
+
+    #[test]
+    fn joined_needs_fleets_all_along() {
+        let m = map();
+        let p = |n: &str| m.lookup(n).expect(n).province;
+        assert!(joined(m, p("gre"), p("sev"), set(&["aeg", "con", "bla"])));
+        assert!(!joined(m, p("gre"), p("sev"), set(&["aeg", "bla"])));
+    }
+}

@@ -14,6 +14,9 @@ mod retreat;
 mod rules;
 mod transition;
 
+#[cfg(test)]
+mod testing;
+
 pub use allegiance::{Allegiance, Countries};
 pub use position::{Dislodged, Position, Unit};
 pub use reason::{Reason, Resolution, Verdict};

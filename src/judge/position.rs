@@ -118,3 +118,22 @@ impl Position {
         self.units.iter().filter(|u| u.power == power).count()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_initial_position_has_22_units_and_owned_home_centers() {
+        let map = Map::standard();
+        let p = Position::initial(map);
+        assert_eq!(p.units.len(), 22);
+        assert_eq!(p.owners.iter().flatten().count(), 22);
+        let france = map.power("France").expect("France");
+        let paris = map.lookup("par").expect("par").province;
+        assert_eq!(p.owner(paris), Some(france));
+        assert!(p.home_of(france).contains(paris));
+        assert_eq!(p.unit_at(paris).map(|u| u.kind), Some(UnitKind::Army));
+        assert_eq!(p.centers_of(france).len(), 3);
+    }
+}

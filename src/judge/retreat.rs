@@ -194,3 +194,102 @@ fn check(map: &Map, allegiance: &dyn Allegiance, position: &Position, po: &Power
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::testing::*;
+
+    fn retreat_position(units: &[&str], dislodged_units: &[(&str, &str, bool)]) -> Position {
+        let mut p = position("S1901R", units);
+        p.dislodged = dislodged_units
+            .iter()
+            .map(|(u, f, c)| dislodged(u, f, *c))
+            .collect();
+        p
+    }
+
+    #[test]
+    fn options_exclude_occupied_contested_and_the_attackers_origin() {
+        let mut p = retreat_position(
+            &["Germany: A SIL", "Russia: A UKR"],
+            &[("Russia: A WAR", "sil", false)],
+        );
+        p.contested
+            .insert(map().lookup("gal").expect("gal").province);
+        let d = p.dislodged[0];
+        let mut got: Vec<String> = retreat_options(map(), &p, &d)
+            .iter()
+            .map(|l| map().location_code(*l))
+            .collect();
+        got.sort();
+        assert_eq!(got, ["LVN", "MOS", "PRU"]);
+        // Dislodged by a convoyed army: its origin is open (DATC 4.A.5 b).
+        let d = dislodged("Russia: A WAR", "pru", true);
+        let got: Vec<String> = retreat_options(map(), &p, &d)
+            .iter()
+            .map(|l| map().location_code(*l))
+            .collect();
+        assert!(got.contains(&"PRU".to_string()));
+    }
+
+    #[test]
+    fn a_fleet_retreat_lists_each_reachable_coast() {
+        let p = retreat_position(&[], &[("France: F MAO", "bre", false)]);
+        let got: Vec<String> = retreat_options(map(), &p, &p.dislodged[0])
+            .iter()
+            .map(|l| map().location_code(*l))
+            .collect();
+        assert!(got.contains(&"SPA/NC".to_string()) && got.contains(&"SPA/SC".to_string()));
+    }
+
+    #[test]
+    fn two_retreats_to_one_place_both_disband_and_unordered_units_disband() {
+        let p = retreat_position(
+            &[],
+            &[
+                ("Russia: A WAR", "sil", false),
+                ("Austria: A BOH", "mun", false),
+                ("Italy: A VEN", "tyr", false),
+            ],
+        );
+        let adj = play(
+            &Rules::default(),
+            &p,
+            &["Russia: A WAR - GAL", "Austria: A BOH - GAL"],
+        );
+        assert_eq!(results(&adj), ["bounce", "bounce"]);
+        assert_eq!(
+            adj.resolutions[0].reason,
+            Reason::RetreatClash {
+                with: map().lookup("boh").expect("boh").province
+            }
+        );
+        let defaults: Vec<_> = adj.resolutions.iter().filter(|r| r.defaulted).collect();
+        assert_eq!(defaults.len(), 1);
+        assert_eq!(defaults[0].verdict, Verdict::Disband);
+        assert!(adj.after.units.is_empty());
+        assert!(adj.after.dislodged.is_empty());
+        assert_eq!(adj.after.phase.to_string(), "F1901M");
+    }
+
+    #[test]
+    fn a_retreat_to_a_closed_province_is_void_and_the_unit_disbands() {
+        let p = retreat_position(&["Germany: A SIL"], &[("Russia: A WAR", "pru", false)]);
+        let adj = play(
+            &Rules::default(),
+            &p,
+            &["Russia: A WAR - PRU", "Russia: A WAR - SIL"],
+        );
+        assert_eq!(results(&adj), ["void", "void"]);
+        assert!(
+            adj.after
+                .units
+                .iter()
+                .all(|u| u.power != power_of("Russia"))
+        );
+        let adj = play(&Rules::default(), &p, &["Russia: A WAR - UKR"]);
+        assert_eq!(results(&adj), ["ok"]);
+        assert_eq!(units_after(&adj), ["A SIL", "A UKR"]);
+    }
+}

@@ -186,3 +186,38 @@ impl Default for Rules {
         Rules::preset(Edition::E2023)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editions_parse_print_and_differ_where_the_datc_says() {
+        for e in ["2023", "2000", "1971"] {
+            assert_eq!(e.parse::<Edition>().expect(e).to_string(), e);
+        }
+        assert!("1982".parse::<Edition>().is_err());
+        let (r23, r00, r71) = (
+            Rules::default(),
+            Rules::preset(Edition::E2000),
+            Rules::preset(Edition::E1971),
+        );
+        assert_eq!(r23, Rules::preset(Edition::E2023));
+        assert_eq!(
+            r23.adjacent_convoy,
+            AdjacentConvoy::Intent {
+                land_fallback: false
+            }
+        );
+        assert_eq!(
+            r00.adjacent_convoy,
+            AdjacentConvoy::Intent {
+                land_fallback: true
+            }
+        );
+        assert_eq!(r71.multi_route, MultiRoute::AnyRouteCut);
+        assert_eq!(r71.convoy_paradox, ConvoyParadox::Rules1971);
+        assert_eq!(r23.civil_disorder, CivilDisorder::OwnedCenter);
+        assert_eq!(r00.civil_disorder, CivilDisorder::HomeCenter);
+    }
+}

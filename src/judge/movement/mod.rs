@@ -5,6 +5,8 @@ mod board;
 mod legality;
 mod outcome;
 mod resolver;
+#[cfg(test)]
+mod tests;
 
 use super::{Adjudication, Allegiance, Position, Rules};
 use crate::map::Map;
