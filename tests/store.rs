@@ -61,7 +61,6 @@ fn fresh_file_is_migrated_and_reopening_keeps_data() {
     let path = db_path(&dir);
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
-    assert!(LATEST_VERSION >= 1);
     let id = add_game(&mut store, "alpha");
     drop(store);
 
@@ -841,7 +840,6 @@ fn version_one_file_is_upgraded_keeping_its_rows() {
 
     let (before, after) = legate::store::migrate(&path).unwrap();
     assert_eq!((before, after), (1, LATEST_VERSION));
-    assert!(LATEST_VERSION >= 2);
     let mut store = Store::open(&path).unwrap();
     let old = store.transaction(|tx| tx.game_by_name("old")).unwrap();
     assert_eq!(old.map(|g| g.status), Some(GameStatus::Forming));

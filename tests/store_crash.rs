@@ -235,12 +235,12 @@ fn run_trials(trials: usize, seed: u64) -> Result<String, String> {
         let report = run_child_and_kill(&path, resume_from, Duration::from_millis(delay))
             .map_err(|e| format!("trial {trial}: {e}"))?;
         let found = verify(&path).map_err(|e| format!("trial {trial}: {e}"))?;
-        if let Some(committed) = report.committed {
-            if found < committed {
-                return Err(format!(
-                    "trial {trial}: command {committed} was committed but only {found} survived"
-                ));
-            }
+        if let Some(committed) = report.committed
+            && found < committed
+        {
+            return Err(format!(
+                "trial {trial}: command {committed} was committed but only {found} survived"
+            ));
         }
         if found < applied {
             return Err(format!(
@@ -294,6 +294,9 @@ fn run_child_and_kill(path: &Path, from: u64, delay: Duration) -> Result<Report,
     }
     Ok(report)
 }
+
+/// subject, in_reply_to, game_id, status, sent_at
+type ReplyRow = (String, i64, Option<i64>, String, Option<i64>);
 
 /// Checks the file after a kill and returns how many commands it holds.
 fn verify(path: &Path) -> Result<u64, String> {
@@ -350,7 +353,7 @@ fn verify(path: &Path) -> Result<u64, String> {
         }
     }
 
-    let replies: Vec<(String, i64, Option<i64>, String, Option<i64>)> = conn
+    let replies: Vec<ReplyRow> = conn
         .prepare("SELECT subject, in_reply_to, game_id, status, sent_at FROM outbox ORDER BY id")
         .and_then(|mut s| {
             s.query_map([], |r| {
