@@ -107,3 +107,46 @@ fn verifier_accepts_honest_draws_and_finds_forgeries() {
         [DrawProblem::Malformed { index: 0, .. }]
     ));
 }
+
+#[test]
+fn a_finished_games_lots_verify_from_the_store() {
+    use legate::game::audit::{AuditError, audit_lots};
+    use legate::game::{Engine, EngineConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("legate.db");
+    let mut engine = Engine::open(&db, EngineConfig::default()).unwrap();
+    engine.set_secret_source(|| [9; 32]);
+    let now = chrono::DateTime::parse_from_rfc3339("2026-02-02T10:00:00Z")
+        .unwrap()
+        .to_utc();
+    engine
+        .apply_text("gm@x.test", "CREATE ?lots gm-pw\n", None, now)
+        .unwrap();
+    // Nobody states a preference: every power is drawn by lot.
+    for i in 0..7 {
+        let a = engine
+            .apply_text(
+                &format!("p{i}@x.test"),
+                &format!("SIGNON ?lots pw{i}\n"),
+                None,
+                now,
+            )
+            .unwrap();
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    assert!(matches!(
+        audit_lots(engine.store(), "lots", None),
+        Err(AuditError::NotRevealed(_))
+    ));
+    let early = audit_lots(engine.store(), "lots", Some(&hex::encode([9u8; 32]))).unwrap();
+    assert_eq!(early.draws.len(), 6);
+    assert!(early.problems.is_empty());
+    engine
+        .apply_text("gm@x.test", "SIGNON Mlots gm-pw\nTERMINATE\n", None, now)
+        .unwrap();
+    let audit = audit_lots(engine.store(), "lots", None).unwrap();
+    assert_eq!(audit.commitment, secret(9).commitment());
+    assert!(audit.problems.is_empty(), "{:?}", audit.problems);
+    let wrong = audit_lots(engine.store(), "lots", Some(&hex::encode([8u8; 32]))).unwrap();
+    assert!(!wrong.problems.is_empty());
+}

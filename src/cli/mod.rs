@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 mod adjudicate;
 mod check_orders;
 mod db;
-mod render;
+mod verify_lots;
 
 #[derive(Parser)]
 #[command(name = "legate", version, about = "An email judge for Diplomacy and its variants")]
@@ -25,8 +25,8 @@ enum Command {
     CheckOrders(check_orders::Args),
     /// Database maintenance (`legate db migrate`).
     Db(db::Args),
-    /// Draw the board of a stored phase as PNG or SVG.
-    Render(render::Args),
+    /// Re-check every draw by lot of a game against its published commitment.
+    VerifyLots(verify_lots::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -35,6 +35,6 @@ pub fn main() -> ExitCode {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
         Command::Db(args) => db::run(args),
-        Command::Render(args) => render::run(args),
+        Command::VerifyLots(args) => verify_lots::run(args),
     }
 }

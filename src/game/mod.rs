@@ -6,6 +6,7 @@
 
 pub mod advance;
 pub mod answers;
+pub mod audit;
 pub mod assign;
 pub mod clock;
 pub mod describe;
