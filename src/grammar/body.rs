@@ -470,3 +470,98 @@ pub fn entry_canonical(map: &Map, entry: &Entry) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(body: &Body) -> Vec<String> {
+        let map = Map::standard();
+        body.lines
+            .iter()
+            .map(|l| match &l.entry {
+                Entry::Ignored(i) => format!("{}:ignored {i:?}", l.line),
+                Entry::BlockText => format!("{}:block", l.line),
+                Entry::Error { error, .. } => format!("{}:error {}", l.line, error.detail()),
+                e => format!("{}:{}", l.line, entry_canonical(map, e).unwrap_or_default()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_whole_mail() {
+        let text = "Hi GM,\r\n\
+                    SIGNON Fmygame secret\r\n\
+                    A Par - Bur\r\n\
+                    > A Mar H\r\n\
+                    PRESS TO England\r\n\
+                    Shall we? // not a comment in press\r\n\
+                    ENDPRESS\r\n\
+                    PHASE Winter 1901 Adjustment\r\n\
+                    A Mun D\r\n\
+                    FOR Germany\r\n\
+                    A Ber H\r\n\
+                    ENDFOR\r\n\
+                    A Parris - Bur\r\n\
+                    A Mar H\r\n\
+                    -- \r\n\
+                    Ada";
+        let body = parse_body(Map::standard(), text);
+        assert_eq!(
+            kinds(&body),
+            [
+                "1:ignored Preamble",
+                "2:SIGNON F mygame ****",
+                "3:A PAR - BUR",
+                "4:ignored Quoted",
+                "5:PRESS TO ENGLAND \\\\ Shall we? // not a comment in press \\\\ ENDPRESS",
+                "6:block",
+                "7:block",
+                "8:PHASE W1901A",
+                "9:REMOVE A MUN",
+                "10:FOR GERMANY",
+                "11:GERMANY: A BER H",
+                "12:ENDFOR",
+                "13:error unknown province \"Parris\" - did you mean Paris (PAR)?",
+                "14:A MAR H",
+                "15:ignored Signature",
+                "16:ignored AfterEnd",
+            ]
+        );
+        assert_eq!(body.errors().count(), 1);
+        assert_eq!(body.errors().next().map(|e| e.line), Some(13));
+        assert_eq!(body.orders().count(), 4);
+        assert_eq!(
+            body.lines[8].phase.map(|p| p.to_string()).as_deref(),
+            Some("W1901A")
+        );
+    }
+
+    #[test]
+    fn unclosed_blocks() {
+        let body = parse_body(Map::standard(), "PRESS\nhello\nthere");
+        assert_eq!(
+            kinds(&body),
+            [
+                "1:PRESS \\\\ hello \\\\ there \\\\ ENDPRESS",
+                "2:block",
+                "3:block"
+            ]
+        );
+        let body = parse_body(Map::standard(), "MAP\nlon nth");
+        assert_eq!(kinds(&body), ["1:error MAP without ENDMAP", "2:block"]);
+    }
+
+    #[test]
+    fn signoff_ends_the_mail_and_good_orders_survive_a_bad_one() {
+        let body = parse_body(
+            Map::standard(),
+            "A Par - Bur, A Xyz - Gas, F Bre H\nSIGNOFF\nA Mar H",
+        );
+        assert_eq!(body.orders().count(), 2);
+        assert!(
+            matches!(body.lines[0].entry, Entry::Error { ref orders, .. } if orders.len() == 2)
+        );
+        assert_eq!(body.lines[2].entry, Entry::Ignored(Ignored::AfterEnd));
+    }
+}
