@@ -12,6 +12,10 @@ const NO_FLEET: u8 = u8::MAX;
 pub struct FleetTable {
     /// Per province: the index of its first fleet location, or `NO_FLEET`.
     base: Vec<u8>,
+    /// Per province: the fleet-location index for "no coast" (slot 0) and for
+    /// each `Coast` (slots 1-4), or `NO_FLEET`. One array read answers `index`,
+    /// which every fleet query starts with.
+    slots: Vec<[u8; 5]>,
     /// Per province: its coasts (empty for single-coast provinces), in index order.
     coasts: Vec<Vec<Coast>>,
     /// Per fleet location: the fleet locations next to it.
@@ -26,6 +30,7 @@ impl FleetTable {
     pub fn new(provinces: &[ProvinceData]) -> Result<FleetTable, MapError> {
         let mut table = FleetTable {
             base: Vec::with_capacity(provinces.len()),
+            slots: Vec::with_capacity(provinces.len()),
             coasts: Vec::with_capacity(provinces.len()),
             adj: Vec::new(),
             reach: Vec::new(),
@@ -34,8 +39,10 @@ impl FleetTable {
         for (i, p) in provinces.iter().enumerate() {
             let province = Province(i as u8);
             table.coasts.push(p.coasts.clone());
+            let mut slots = [NO_FLEET; 5];
             if !matches!(p.terrain, Terrain::Sea | Terrain::Coastal) {
                 table.base.push(NO_FLEET);
+                table.slots.push(slots);
                 continue;
             }
             let first = table.locations.len();
@@ -52,6 +59,13 @@ impl FleetTable {
                 ));
             }
             table.base.push(first as u8);
+            if p.coasts.is_empty() {
+                slots[0] = first as u8;
+            }
+            for (i, &c) in p.coasts.iter().enumerate() {
+                slots[slot(Some(c))] = (first + i) as u8;
+            }
+            table.slots.push(slots);
         }
         table.adj = vec![0; table.locations.len()];
         table.reach = vec![ProvinceSet::EMPTY; table.locations.len()];
@@ -61,20 +75,8 @@ impl FleetTable {
     /// The fleet-location index of `loc`, if a fleet can stand there.
     #[inline]
     pub fn index(&self, loc: Location) -> Option<usize> {
-        let p = loc.province.0 as usize;
-        let base = *self.base.get(p)?;
-        if base == NO_FLEET {
-            return None;
-        }
-        let coasts = &self.coasts[p];
-        match loc.coast {
-            None if coasts.is_empty() => Some(base as usize),
-            Some(c) => coasts
-                .iter()
-                .position(|&x| x == c)
-                .map(|i| base as usize + i),
-            None => None,
-        }
+        let i = self.slots.get(loc.province.0 as usize)?[slot(loc.coast)];
+        (i != NO_FLEET).then_some(i as usize)
     }
 
     pub fn add_edge(&mut self, a: Location, b: Location) -> Result<(), String> {
@@ -154,6 +156,18 @@ impl FleetTable {
             }
         }
         out
+    }
+}
+
+/// The slot of a coast in `FleetTable::slots`.
+#[inline]
+fn slot(coast: Option<Coast>) -> usize {
+    match coast {
+        None => 0,
+        Some(Coast::North) => 1,
+        Some(Coast::South) => 2,
+        Some(Coast::East) => 3,
+        Some(Coast::West) => 4,
     }
 }
 
