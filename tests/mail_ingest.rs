@@ -92,6 +92,24 @@ fn iso_8859_1_is_decoded() {
 }
 
 #[test]
+fn windows_1252_outlook_reply_is_decoded_and_cut() {
+    let env = fixture("windows-1252-outlook.eml");
+    assert_eq!(env.subject, "“orders”");
+    assert_eq!(
+        lines(&env),
+        [
+            "A Smy - Arm",
+            "F Ank - Con",
+            "Press to all: I’ll pay €10 for “peace”."
+        ]
+    );
+    assert_eq!(
+        env.date.map(|d| d.to_rfc3339()).as_deref(),
+        Some("2026-11-24T13:00:00+00:00")
+    );
+}
+
+#[test]
 fn html_only_mail_becomes_text() {
     let env = fixture("html-only.eml");
     let text: Vec<&str> = lines(&env)
@@ -242,7 +260,7 @@ fn every_fixture_parses() {
             count += 1;
         }
     }
-    assert!(count >= 12, "only {count} fixtures");
+    assert!(count >= 13, "only {count} fixtures");
 }
 
 #[test]
