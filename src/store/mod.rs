@@ -37,7 +37,7 @@ mod votes;
 pub use accounts::Account;
 pub use events::{Event, NewEvent};
 pub use games::{Game, GameStatus, Membership, NewGame, NewMembership, Role};
-pub use inbound::{InboundInsert, InboundMail, InboundStatus};
+pub use inbound::{InboundInsert, InboundMail, InboundStatus, synthetic_message_id};
 pub use orders::{NewOrder, OrderRecord};
 pub use outbox::{NewOutbox, OutboxMail, OutboxStatus};
 pub use password::{hash_password, verify_password};
