@@ -522,7 +522,7 @@ mod tests {
                 "10:FOR GERMANY",
                 "11:GERMANY: A BER H",
                 "12:ENDFOR",
-                "13:error unknown province \"Parris\" - did you mean Paris (PAR)?",
+                "13:error unknown province \"Parris\"",
                 "14:A MAR H",
                 "15:ignored Signature",
                 "16:ignored AfterEnd",

@@ -61,12 +61,12 @@ impl GrammarError {
         self
     }
 
-    /// The message without the `line N, col M:` prefix, as check-orders prints it
-    /// next to a separate column field.
+    /// The message without the `line N, col M:` prefix and without the
+    /// suggestion (`unknown province "Parris"`).
     pub fn detail(&self) -> String {
         let w = &self.word;
         let e = &self.expected;
-        let mut s = match self.kind {
+        match self.kind {
             ErrorKind::UnknownProvince => format!("unknown province \"{w}\""),
             ErrorKind::AmbiguousProvince => format!("\"{w}\" could be {e}"),
             ErrorKind::UnknownPower => format!("unknown power \"{w}\""),
@@ -76,24 +76,22 @@ impl GrammarError {
             ErrorKind::NeedsUnitType => format!("build in {w} needs a unit type: {e}"),
             ErrorKind::Trailing => format!("unexpected \"{w}\" after {e}"),
             ErrorKind::BadDate => format!("not a date: \"{w}\" (expected {e})"),
-            ErrorKind::Block => format!("{e}"),
+            ErrorKind::Block => e.clone(),
             ErrorKind::Expected if w.is_empty() => format!("expected {e} at end of line"),
             ErrorKind::Expected => format!("expected {e}, found \"{w}\""),
-        };
-        if let Some(sug) = &self.suggestion {
-            s.push_str(" - did you mean ");
-            s.push_str(sug);
-            s.push('?');
         }
-        s
     }
 }
 
 impl fmt::Display for GrammarError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.column {
-            Some(c) => write!(f, "line {}, col {}: {}", self.line, c, self.detail()),
-            None => write!(f, "line {}: {}", self.line, self.detail()),
+            Some(c) => write!(f, "line {}, col {}: {}", self.line, c, self.detail())?,
+            None => write!(f, "line {}: {}", self.line, self.detail())?,
+        }
+        match &self.suggestion {
+            Some(s) => write!(f, " - did you mean {s}?"),
+            None => Ok(()),
         }
     }
 }
