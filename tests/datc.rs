@@ -99,6 +99,12 @@ fn datc_all_cases() {
     );
 }
 
+/// `DATC_SHOW=1`: print every order whose expectation is not word for word the
+/// judge's result (`fails`, `any`, a lone `dislodged` ...), to review them.
+fn show_results() -> bool {
+    std::env::var("DATC_SHOW").as_deref() == Ok("1")
+}
+
 fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
     e.downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -164,6 +170,12 @@ fn run_case(map: &Map, rules: &Rules, edition: &str, case: &Case) -> Vec<String>
             let o = &spec.orders[i];
             let expected = spec.expected_result(i, edition);
             let actual = r.result_text();
+            if show_results() && expected != actual {
+                println!(
+                    "{} [{edition}] {}: {}: expects {expected:?}, judge: {actual:?}",
+                    case.id, o.power, o.text
+                );
+            }
             if !result_matches(expected, &actual) {
                 problems.push(format!(
                     "{}: {}: expected {expected:?}, judge says {actual:?} ({:?})",
