@@ -32,10 +32,28 @@ pub fn normalise_newlines(text: &str) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
+/// Mail clients (and HTML converted to text) put no-break spaces where a player typed
+/// spaces, and invisible zero-width characters or a byte-order mark around words: the
+/// grammar should see plain spaces and nothing invisible.
+fn normalise_spaces(text: &str) -> String {
+    text.chars()
+        .filter(|c| {
+            !matches!(
+                c,
+                '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+            )
+        })
+        .map(|c| match c {
+            '\u{a0}' | '\u{2007}' | '\u{202f}' => ' ',
+            c => c,
+        })
+        .collect()
+}
+
 /// The lines of `text` the sender wrote, trailing whitespace trimmed, without leading
 /// or trailing blank lines.
 pub fn authored_lines(text: &str) -> Vec<String> {
-    let text = normalise_newlines(text);
+    let text = normalise_spaces(&normalise_newlines(text));
     let lines: Vec<&str> = text.split('\n').collect();
     let end = own_text_end(&lines);
     let mut kept: Vec<String> = Vec::new();
@@ -164,6 +182,14 @@ mod tests {
     fn outlook_original_message_block_is_cut() {
         let body = "A Vie - Tri\n\n-----Original Message-----\nFrom: judge\nA Bud - Ser\n";
         assert_eq!(authored_lines(body), vec!["A Vie - Tri"]);
+    }
+
+    #[test]
+    fn no_break_and_invisible_characters_become_plain() {
+        assert_eq!(
+            authored_lines("\u{feff}A\u{a0}Par\u{200b} - Bur\n"),
+            vec!["A Par - Bur"]
+        );
     }
 
     #[test]
