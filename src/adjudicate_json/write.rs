@@ -147,6 +147,8 @@ fn unit_text(map: &Map, kind: UnitKind, loc: Location) -> String {
 
 /// An order in classic judge syntax (`A PAR - BUR`, `F LON S A YOR - NTH`,
 /// `BUILD F STP/NC`), for the defaults the judge adds.
+/// Not the grammar's canonical form: the judge's defaults carry the unit's
+/// nationality, which the contract's order strings never spell out.
 pub fn order_text(map: &Map, position: &Position, order: &Order) -> String {
     let spec = |u: &UnitSpec| {
         let kind = u.kind.or_else(|| {
