@@ -31,6 +31,11 @@ static NEXT: AtomicU16 = AtomicU16::new(0);
 
 impl Stack {
     fn start() -> Stack {
+        Stack::start_with(&[])
+    }
+
+    /// Only `addresses` exist (others are refused at RCPT); all exist when empty.
+    fn start_with(addresses: &[&str]) -> Stack {
         for _ in 0..10 {
             let base = candidate_base();
             if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
@@ -40,7 +45,11 @@ impl Stack {
                 dir: tempfile::tempdir().expect("tempdir"),
                 base,
             };
-            if stack.script(&["start", &stack.dir_str(), &base.to_string()]) {
+            let base_arg = base.to_string();
+            let dir_arg = stack.dir_str();
+            let mut args = vec!["start", &dir_arg, &base_arg];
+            args.extend_from_slice(addresses);
+            if stack.script(&args) {
                 return stack;
             }
             // Lost a race for a port: dropping stops whatever started; try other ports.
@@ -433,6 +442,21 @@ async fn refused_recipient_is_permanent_and_a_down_server_transient() {
         .await
         .expect_err("server is down");
     assert!(!err.is_permanent(), "{err}");
+}
+
+#[tokio::test]
+async fn unknown_local_recipient_is_permanent() {
+    let stack = Stack::start_with(&[JUDGE, PLAYER]);
+    let smtp = stack.smtp(Security::StartTls);
+    let mut mail = order_mail(JUDGE, "gone@judge.test");
+    mail.to = vec![PLAYER.into()];
+    smtp.send(&mail)
+        .await
+        .expect("a listed address is accepted");
+    mail.to = vec!["left-the-hobby@example.test".into()];
+    let err = smtp.send(&mail).await.expect_err("unknown user");
+    assert!(err.is_permanent(), "{err}");
+    assert!(err.to_string().contains("550"), "{err}");
 }
 
 #[tokio::test]
