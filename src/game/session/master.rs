@@ -1,0 +1,234 @@
+//! The master's commands.
+
+use serde_json::json;
+
+use super::Session;
+use crate::game::EngineError;
+use crate::game::advance;
+use crate::game::model::Status;
+use crate::game::process::{self, map_for, position_of};
+use crate::game::request::{ClockField, Request};
+use crate::phase::{Phase, PhaseKind};
+
+impl Session<'_, '_, '_> {
+    pub(super) fn master_command(
+        &mut self,
+        line: usize,
+        text: &str,
+        request: &Request,
+    ) -> Result<(), EngineError> {
+        use Request::*;
+        let Some(ctx) = self.require_context(line, text, true) else {
+            return Ok(());
+        };
+        let key = ctx.key;
+        let status = self.work.game(&key).state.status;
+        let name = self.work.game(&key).state.name.clone();
+        match request {
+            ForceBegin => {
+                if status != Status::Forming {
+                    self.fail(line, text, format!("{name} has already started"));
+                } else if self.work.game(&key).state.players().count() == 0 {
+                    self.fail(line, text, format!("{name} has no players yet"));
+                } else {
+                    self.pending_start = Some(key);
+                    self.ok(text, format!("{name} will start now."));
+                }
+            }
+            Process => {
+                if status != Status::Active {
+                    self.fail(
+                        line,
+                        text,
+                        format!("{name} is not active; there is nothing to process"),
+                    );
+                } else {
+                    let n = advance::process_now(self.work, &key)?;
+                    self.processed += n;
+                    self.ok(text, format!("Processed {n} phase(s)."));
+                }
+            }
+            Pause => {
+                if status != Status::Active {
+                    self.fail(
+                        line,
+                        text,
+                        format!("only an active game can be paused ({name} is {status:?})"),
+                    );
+                } else {
+                    let g = self.work.game_mut(&key);
+                    g.state.status = Status::Paused;
+                    g.state.paused_from = Some(Status::Active);
+                    self.ok(text, format!("{name} is paused."));
+                }
+            }
+            Resume => {
+                if status != Status::Paused {
+                    self.fail(line, text, format!("{name} is not paused"));
+                } else {
+                    let now = self.now();
+                    let g = self.work.game_mut(&key);
+                    let map = map_for(&g.state.settings.variant)?;
+                    g.state.status = g.state.paused_from.take().unwrap_or(Status::Active);
+                    advance::schedule(map, &mut g.state, now)?;
+                    self.ok(text, format!("{name} is running again."));
+                }
+            }
+            Terminate => {
+                if status == Status::Finished {
+                    self.fail(line, text, format!("{name} is already over"));
+                } else {
+                    advance::finish(self.work, &key, crate::game::model::Outcome::Terminated)?;
+                    self.ok(text, format!("{name} is terminated."));
+                }
+            }
+            SetDeadline(t) => {
+                if !matches!(status, Status::Active | Status::Paused) {
+                    self.fail(line, text, format!("{name} is not running"));
+                } else if *t <= self.now() {
+                    self.fail(line, text, "the new deadline must be in the future");
+                } else {
+                    let g = self.work.game_mut(&key);
+                    let kind = position_of(map_for(&g.state.settings.variant)?, &g.state)?
+                        .phase
+                        .kind;
+                    let sched = g.state.settings.schedule.for_kind(kind).clone();
+                    g.state.clock.deadline = Some(*t);
+                    g.state.clock.grace = Some(crate::game::clock::grace_end(&sched, *t));
+                    g.state.clock.late_notice_sent = false;
+                    g.state.clock.explicit = true;
+                    let tz = self.work.zone_of(&self.sender);
+                    self.ok(
+                        text,
+                        format!("Deadline set to {}.", crate::game::clock::format_in(*t, tz)),
+                    );
+                }
+            }
+            SetNmr(on) => {
+                self.work.game_mut(&key).state.settings.nmr = *on;
+                self.ok(
+                    text,
+                    if *on {
+                        "NMR: late powers go into civil disorder."
+                    } else {
+                        "NO NMR: the game waits for late powers."
+                    },
+                );
+            }
+            SetPress(kind) => {
+                self.work.game_mut(&key).state.settings.press = *kind;
+                self.ok(text, format!("Press set to {kind:?}."));
+            }
+            SetPartial(on) => {
+                self.work.game_mut(&key).state.settings.partial = *on;
+                self.ok(
+                    text,
+                    if *on {
+                        "Partial draws allowed."
+                    } else {
+                        "Only draws including all survivors."
+                    },
+                );
+            }
+            SetRules(r) => {
+                if r.parse::<crate::judge::Edition>().is_err() {
+                    self.fail(
+                        line,
+                        text,
+                        format!("unknown rules {r:?} (2023, 2000 or 1971)"),
+                    );
+                } else {
+                    self.work.game_mut(&key).state.settings.rules = r.clone();
+                    self.ok(text, format!("Rules set to the {r} rulebook."));
+                }
+            }
+            Rollback(target) => self.rollback(line, text, &key, *target)?,
+            SetClock { kind, field } => {
+                let g = self.work.game_mut(&key);
+                let kinds = match kind {
+                    Some(k) => vec![*k],
+                    None => vec![
+                        PhaseKind::Movement,
+                        PhaseKind::Retreat,
+                        PhaseKind::Adjustment,
+                    ],
+                };
+                for k in kinds {
+                    let s = g.state.settings.schedule.for_kind_mut(k);
+                    match field {
+                        ClockField::Time(t) => s.deadline_time = *t,
+                        ClockField::NextHours(h) => s.next_hours = *h,
+                        ClockField::GraceHours(h) => s.grace_hours = *h,
+                        ClockField::Days(d) => s.weekdays = *d,
+                    }
+                }
+                self.ok(text, "Schedule changed; it applies from the next phase.");
+            }
+            _ => self.fail(line, text, "not a master command"),
+        }
+        Ok(())
+    }
+
+    pub(super) fn rollback(
+        &mut self,
+        line: usize,
+        text: &str,
+        key: &str,
+        target: Option<Phase>,
+    ) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let (id, name) = (g.row.id, g.state.name.clone());
+        let phases = self.work.tx.phases(id)?;
+        let live: Vec<_> = phases.iter().filter(|p| !p.rolled_back).collect();
+        let record = match target {
+            None => live.last().copied(),
+            Some(t) => live
+                .iter()
+                .rev()
+                .find(|p| p.phase == t.to_string())
+                .copied(),
+        };
+        let Some(record) = record else {
+            let what = target
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "any phase".into());
+            self.fail(
+                line,
+                text,
+                format!("{name} has no processed {what} to roll back to"),
+            );
+            return Ok(());
+        };
+        let before: crate::game::docs::PositionDoc = serde_json::from_str(&record.position_before)
+            .map_err(|e| EngineError::State(e.to_string()))?;
+        let now = self.now();
+        let g = self.work.game_mut(key);
+        let map = map_for(&g.state.settings.variant)?;
+        let position = before.to_position(map)?;
+        process::enter_phase(map, &mut g.state, &position);
+        g.state.status = Status::Active;
+        g.state.paused_from = None;
+        g.state.outcome = None;
+        for m in &mut g.state.members {
+            m.abandoned = false;
+            m.draw = None;
+            m.concede = None;
+        }
+        advance::schedule(map, &mut g.state, now)?;
+        let state = g.state.clone();
+        let marked = self.work.tx.mark_rolled_back(id, record.seq)?;
+        let body = format!(
+            "The game has been rolled back to the start of {} ({marked} processed phase(s) marked rolled back).\n",
+            record.phase
+        );
+        let subj = advance::subject(&self.work.judge, &state, "Rollback");
+        advance::broadcast(self.work, &state, &subj, &body, Some(id))?;
+        self.work.event(
+            Some(id),
+            "game.rolled_back",
+            json!({ "to": record.phase, "seq": record.seq }),
+        )?;
+        self.ok(text, format!("Rolled back to {}.", record.phase));
+        Ok(())
+    }
+}

@@ -1,0 +1,507 @@
+//! One mail's commands and orders, applied in order against the games they
+//! name. A `SIGNON` sets who the following lines speak for.
+
+mod master;
+mod seats;
+mod votes;
+
+use chrono::{DateTime, Utc};
+
+use super::EngineError;
+use super::advance::{self, deadline_line};
+use super::answers;
+use super::describe;
+use super::docs::{OrderDoc, order_text};
+use super::lots::LotSecret;
+use super::model::{FutureOrders, GameState, Member, Role, Status};
+use super::orders_check::{check_orders, merge, missing_orders};
+use super::process::{self, map_for, orders_of, position_of};
+use super::request::{Line, Request};
+use super::work::Work;
+use crate::map::{Map, Power};
+use crate::orders::Order;
+use crate::phase::{Phase, PhaseKind};
+use crate::store::{NewOrder, hash_password};
+
+/// What a mail's sender may do in the game they signed on to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Who {
+    Power(String),
+    Master,
+    Observer,
+    /// Joined a forming game; no power yet.
+    Joined,
+}
+
+#[derive(Clone, Debug)]
+struct Context {
+    key: String,
+    who: Who,
+}
+
+struct PendingOrder {
+    line: usize,
+    text: String,
+    order: Order,
+}
+
+pub struct Session<'w, 't, 'c> {
+    work: &'w mut Work<'t, 'c>,
+    sender: String,
+    context: Option<Context>,
+    target: Option<Phase>,
+    pending: Vec<PendingOrder>,
+    pub reply: Vec<String>,
+    pub errors: usize,
+    pub processed: usize,
+    votes_changed: Vec<String>,
+    secrets: Vec<[u8; 32]>,
+    /// A forming game that filled up: it starts once the whole mail is read,
+    /// so that preferences given after the SIGNON count.
+    pending_start: Option<String>,
+}
+
+fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
+    format!("> {text}\nError (line {line}): {message}")
+}
+
+impl<'w, 't, 'c> Session<'w, 't, 'c> {
+    pub fn new(work: &'w mut Work<'t, 'c>, sender: &str, secrets: Vec<[u8; 32]>) -> Self {
+        Session {
+            work,
+            sender: sender.to_string(),
+            context: None,
+            target: None,
+            pending: Vec::new(),
+            reply: Vec::new(),
+            errors: 0,
+            processed: 0,
+            votes_changed: Vec::new(),
+            secrets,
+            pending_start: None,
+        }
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.work.now
+    }
+
+    fn fail(&mut self, line: usize, text: &str, message: impl std::fmt::Display) {
+        self.errors += 1;
+        self.reply.push(err(line, text, message));
+    }
+
+    fn ok(&mut self, text: &str, message: impl std::fmt::Display) {
+        self.reply.push(format!("> {text}\n{message}"));
+    }
+
+    /// Applies every line, then what follows from them (early processing, votes).
+    pub fn run(&mut self, lines: &[Line]) -> Result<(), EngineError> {
+        for l in lines {
+            match l {
+                Line::Error {
+                    line,
+                    text,
+                    message,
+                } => self.fail(*line, text, message),
+                Line::Order { line, text, order } => self.pending.push(PendingOrder {
+                    line: *line,
+                    text: text.clone(),
+                    order: *order,
+                }),
+                Line::Command {
+                    line,
+                    text,
+                    request,
+                } => {
+                    self.flush_orders()?;
+                    self.command(*line, text, request)?;
+                }
+            }
+        }
+        self.flush_orders()?;
+        if self.errors > 0 {
+            return Ok(());
+        }
+        if let Some(key) = self.pending_start.take() {
+            advance::start(self.work, &key)?;
+        }
+        for key in std::mem::take(&mut self.votes_changed) {
+            advance::check_votes(self.work, &key)?;
+        }
+        if let Some(ctx) = self.context.clone()
+            && matches!(ctx.who, Who::Power(_))
+        {
+            self.processed += advance::process_if_ready(self.work, &ctx.key)?;
+        }
+        Ok(())
+    }
+
+    /// The summary the reply ends with: the sender's current orders.
+    pub fn order_summary(&self) -> Option<(String, String)> {
+        let ctx = self.context.as_ref()?;
+        let g = self.work.game(&ctx.key);
+        let power = match &ctx.who {
+            Who::Power(p) => Some(p.as_str()),
+            _ => None,
+        };
+        // After an error nothing is applied: show the orders as stored.
+        let state: GameState = if self.errors > 0 {
+            match self.work.tx.game_by_name(&g.state.name) {
+                Ok(Some(row)) => serde_json::from_str(&row.state).ok()?,
+                _ => return None,
+            }
+        } else {
+            g.state.clone()
+        };
+        let map = map_for(&state.settings.variant).ok()?;
+        let tz = self.work.zone_of(&self.sender);
+        let mut text = String::new();
+        text.push_str(&deadline_line(&state, tz, self.now()));
+        text.push('\n');
+        if let Some(power) = power
+            && (state.status == Status::Active || state.status == Status::Paused)
+        {
+            let orders = orders_of(map, &state, power).ok()?;
+            let position = position_of(map, &state).ok()?;
+            let p = map.power(power)?;
+            text.push_str(&format!(
+                "\nCurrent orders for {power} ({}):\n",
+                state.phase_name().unwrap_or("")
+            ));
+            if orders.is_empty() {
+                text.push_str("  (none)\n");
+            }
+            for o in &orders {
+                text.push_str(&format!("  {}\n", order_text(map, o)));
+            }
+            let missing = missing_orders(map, &position, p, &orders);
+            if missing > 0 {
+                text.push_str(&format!("Still missing: {missing} order(s).\n"));
+            }
+            for f in state.future_orders.iter().filter(|f| f.power == power) {
+                text.push_str(&format!("Orders stored for {}:\n", f.phase));
+                for o in &f.orders {
+                    if let Ok(o) = o.to_order(map) {
+                        text.push_str(&format!("  {}\n", order_text(map, &o)));
+                    }
+                }
+            }
+        }
+        Some((state.name.clone(), text))
+    }
+
+    pub fn game_id(&self) -> Option<crate::store::GameId> {
+        self.context.as_ref().map(|c| self.work.game(&c.key).row.id)
+    }
+
+    pub fn context_game(&self) -> Option<(String, Option<String>)> {
+        let ctx = self.context.as_ref()?;
+        let g = self.work.game(&ctx.key);
+        Some((
+            g.state.name.clone(),
+            g.state.phase_name().map(str::to_string),
+        ))
+    }
+
+    fn next_secret(&mut self) -> LotSecret {
+        LotSecret(self.secrets.pop().unwrap_or_else(|| {
+            use sha2::{Digest, Sha256};
+            Sha256::digest(self.now().to_rfc3339().as_bytes()).into()
+        }))
+    }
+
+    // ----- orders -----
+
+    fn flush_orders(&mut self) -> Result<(), EngineError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        let Some(Context {
+            key,
+            who: Who::Power(power),
+        }) = self.context.clone()
+        else {
+            for p in &pending {
+                self.fail(
+                    p.line,
+                    &p.text,
+                    "orders need a SIGNON as a power of a game first",
+                );
+            }
+            return Ok(());
+        };
+        let g = self.work.game(&key);
+        if !matches!(g.state.status, Status::Active | Status::Paused) {
+            let why = format!(
+                "game {} is not running ({:?}), so it takes no orders",
+                g.state.name, g.state.status
+            );
+            for p in &pending {
+                self.fail(p.line, &p.text, &why);
+            }
+            return Ok(());
+        }
+        let map = map_for(&g.state.settings.variant)?;
+        let position = position_of(map, &g.state)?;
+        let p = map
+            .power(&power)
+            .ok_or_else(|| EngineError::State(power.clone()))?;
+        // `D` read without a phase is a retreat's disband; in adjustments it removes.
+        if self.target.unwrap_or(position.phase).kind == PhaseKind::Adjustment {
+            for o in &mut pending {
+                if let Order::Disband { unit } = o.order {
+                    o.order = Order::Remove { unit };
+                }
+            }
+        }
+        match self.target {
+            Some(t) if t < position.phase => {
+                for o in &pending {
+                    self.fail(o.line, &o.text, format!("phase {t} is already over"));
+                }
+                Ok(())
+            }
+            Some(t) if t > position.phase => self.store_future(&key, map, &power, t, pending),
+            _ => self.store_current(&key, map, p, &power, pending),
+        }
+    }
+
+    fn store_current(
+        &mut self,
+        key: &str,
+        map: &Map,
+        p: Power,
+        power: &str,
+        pending: Vec<PendingOrder>,
+    ) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let id = g.row.id;
+        let position = position_of(map, &g.state)?;
+        let rules = process::rules_for(&g.state);
+        let existing = orders_of(map, &g.state, power)?;
+        let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
+        let merged = merge(position.phase.kind, &existing, &new);
+        let problems = check_orders(map, &rules, &position, p, &merged);
+        let mut bad = false;
+        for o in &pending {
+            // The problem of the merged order that this line became.
+            let idx = merged.iter().position(|m| *m == o.order);
+            match idx.and_then(|i| problems[i].clone()) {
+                Some(problem) => {
+                    bad = true;
+                    let at = o.order.unit().map(|u| u.location.province);
+                    let msg = describe::problem(map, at, &problem);
+                    self.fail(o.line, &o.text, msg);
+                }
+                None => {
+                    let canon = order_text(map, &o.order);
+                    self.ok(&o.text, format!("Accepted: {canon}"));
+                }
+            }
+        }
+        if bad {
+            return Ok(());
+        }
+        let phase_name = position.phase.to_string();
+        for o in &pending {
+            let canon = order_text(map, &o.order);
+            self.work.tx.insert_order(&NewOrder {
+                game: id,
+                phase: &phase_name,
+                power,
+                text: &o.text,
+                canonical: Some(&canon),
+                submitter: &self.sender,
+                submitted_at: self.now(),
+                inbound: self.work.inbound,
+            })?;
+        }
+        let g = self.work.game_mut(key);
+        process::set_orders(map, &mut g.state, p, &merged);
+        // New orders from an abandoned power bring it back.
+        if let Some(m) = g.state.player_of_mut(power) {
+            m.abandoned = false;
+        }
+        Ok(())
+    }
+
+    fn store_future(
+        &mut self,
+        key: &str,
+        map: &Map,
+        power: &str,
+        phase: Phase,
+        pending: Vec<PendingOrder>,
+    ) -> Result<(), EngineError> {
+        let name = phase.to_string();
+        let g = self.work.game_mut(key);
+        let existing: Vec<Order> = g
+            .state
+            .future_orders
+            .iter()
+            .filter(|f| f.phase == name && f.power == power)
+            .flat_map(|f| f.orders.iter().filter_map(|o| o.to_order(map).ok()))
+            .collect();
+        let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
+        let merged = merge(phase.kind, &existing, &new);
+        g.state
+            .future_orders
+            .retain(|f| !(f.phase == name && f.power == power));
+        g.state.future_orders.push(FutureOrders {
+            phase: name.clone(),
+            power: power.to_string(),
+            orders: merged
+                .iter()
+                .map(|o| OrderDoc::from_order(map, o))
+                .collect(),
+        });
+        for o in &pending {
+            let canon = order_text(map, &o.order);
+            self.ok(&o.text, format!("Stored for {name}: {canon}"));
+        }
+        Ok(())
+    }
+
+    // ----- commands -----
+
+    fn require_game(
+        &mut self,
+        line: usize,
+        text: &str,
+        name: &str,
+    ) -> Result<Option<String>, EngineError> {
+        match self.work.load(name)? {
+            Some(k) => Ok(Some(k)),
+            None => {
+                self.fail(line, text, format!("there is no game named {name}"));
+                Ok(None)
+            }
+        }
+    }
+
+    /// The game the sender signed on to as `want` (master, power...), or an error.
+    fn require_context(&mut self, line: usize, text: &str, master: bool) -> Option<Context> {
+        match &self.context {
+            None => {
+                self.fail(line, text, "this command needs a SIGNON to a game first");
+                None
+            }
+            Some(c) if master && c.who != Who::Master => {
+                let c = c.clone();
+                let name = self.work.game(&c.key).state.name.clone();
+                self.fail(line, text, format!("only the master of {name} may do this"));
+                None
+            }
+            Some(c) => Some(c.clone()),
+        }
+    }
+
+    fn require_power(&mut self, line: usize, text: &str) -> Option<(String, String)> {
+        match &self.context {
+            Some(Context {
+                key,
+                who: Who::Power(p),
+            }) => Some((key.clone(), p.clone())),
+            _ => {
+                self.fail(line, text, "this command needs a SIGNON as a power first");
+                None
+            }
+        }
+    }
+
+    fn command(&mut self, line: usize, text: &str, request: &Request) -> Result<(), EngineError> {
+        use Request::*;
+        match request {
+            Create {
+                game,
+                password,
+                variant,
+            } => self.create(line, text, game, password, variant.as_deref()),
+            SignOn {
+                power: None,
+                game,
+                password,
+            } => self.join(line, text, game, password),
+            SignOn {
+                power: Some(p),
+                game,
+                password,
+            } => self.sign_on(line, text, p, game, password),
+            Observe { game, password } => self.observe(line, text, game, password),
+            SetPreference(groups) => self.set_preference(line, text, groups),
+            SetTimezone(zone) => self.set_timezone(line, text, zone),
+            SetWait(on) => self.set_wait(line, text, *on),
+            SetDraw(vote) => self.set_draw(line, text, vote.clone()),
+            SetConcede(to) => self.set_concede(line, text, to.clone()),
+            SetAbsence { from, to } => self.set_absence(line, text, *from, *to),
+            Request::Phase(p) => {
+                self.target = Some(*p);
+                self.ok(text, format!("The orders that follow are for {p}."));
+                Ok(())
+            }
+            List(g) | Summary(g) | History(g) | WhoGame(g) => {
+                self.answer(line, text, request, g.clone())
+            }
+            Help => {
+                self.ok(text, answers::help());
+                Ok(())
+            }
+            Version => {
+                self.ok(text, format!("Legate {}", env!("CARGO_PKG_VERSION")));
+                Ok(())
+            }
+            Resign => self.resign(line, text),
+            Unsupported(what) => {
+                self.ok(
+                    text,
+                    format!("{what} is not supported by this judge yet; the line was not applied."),
+                );
+                Ok(())
+            }
+            _ => self.master_command(line, text, request),
+        }
+    }
+}
+
+fn member(address: &str, role: Role, password: &str) -> Result<Member, EngineError> {
+    Ok(Member {
+        address: address.to_string(),
+        role,
+        power: None,
+        password_hash: hash_password(password)?,
+        preferences: Vec::new(),
+        wait: false,
+        draw: None,
+        concede: None,
+        absences: Vec::new(),
+        abandoned: false,
+    })
+}
+
+/// A power by initial (`F`), name or adjective.
+pub fn power_by_initial(map: &Map, text: &str) -> Option<Power> {
+    if let Some(p) = map.power(text) {
+        return Some(p);
+    }
+    let t = text.trim();
+    if t.chars().count() == 1 {
+        let matches: Vec<Power> = map
+            .powers()
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                i.name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.eq_ignore_ascii_case(&t.chars().next().unwrap_or(' ')))
+            })
+            .map(|(i, _)| Power(i as u8))
+            .collect();
+        if let [only] = matches.as_slice() {
+            return Some(*only);
+        }
+    }
+    None
+}

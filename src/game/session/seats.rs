@@ -1,0 +1,353 @@
+//! Creating, joining, signing on, observing, preferences, time zone, resigning.
+
+use serde_json::json;
+
+use super::{Context, Session, Who, member, power_by_initial};
+use crate::game::EngineError;
+use crate::game::advance;
+use crate::game::docs::power_name;
+use crate::game::model::{GameState, Role, Settings, Status};
+use crate::game::process::map_for;
+use crate::store::{NewGame, verify_password};
+
+impl Session<'_, '_, '_> {
+    pub(super) fn create(
+        &mut self,
+        line: usize,
+        text: &str,
+        game: &str,
+        password: &str,
+        variant: Option<&str>,
+    ) -> Result<(), EngineError> {
+        if self.work.load(game)?.is_some() {
+            self.fail(line, text, format!("a game named {game} already exists"));
+            return Ok(());
+        }
+        if game.is_empty()
+            || game.len() > 32
+            || !game
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            self.fail(
+                line,
+                text,
+                "a game name is 1 to 32 letters, digits, '-' or '_'",
+            );
+            return Ok(());
+        }
+        let variant = variant.unwrap_or("standard").to_ascii_lowercase();
+        if map_for(&variant).is_err() {
+            self.fail(line, text, format!("unknown variant {variant}"));
+            return Ok(());
+        }
+        let mut settings = Settings {
+            variant: variant.clone(),
+            ..Settings::default()
+        };
+        // The game's wall clock is its creator's zone.
+        settings.schedule.timezone = self.work.zone_of(&self.sender).name().to_string();
+        let mut state = GameState::new(game, settings);
+        let secret = self.next_secret();
+        state.lot_commitment = Some(secret.commitment());
+        state
+            .members
+            .push(member(&self.sender, Role::Master, password)?);
+        let state_json = advance::to_json(&state);
+        let settings_json = advance::to_json(&state.settings);
+        let commitment = secret.commitment();
+        let secret_hex = secret.to_hex();
+        let id = self.work.tx.insert_game(
+            &NewGame {
+                name: game,
+                variant: &variant,
+                rules_preset: &state.settings.rules,
+                settings: &settings_json,
+                state: &state_json,
+                lot_commitment: Some(&commitment),
+                lot_secret: Some(&secret_hex),
+            },
+            self.now(),
+        )?;
+        let row = self
+            .work
+            .tx
+            .game(id)?
+            .ok_or(EngineError::State("game vanished".into()))?;
+        let key = self.work.adopt(row, state, secret);
+        self.work.event(
+            Some(id),
+            "game.created",
+            json!({ "master": self.sender, "variant": variant }),
+        )?;
+        self.context = Some(Context {
+            key,
+            who: Who::Master,
+        });
+        self.ok(
+            text,
+            format!(
+                "Game {game} ({variant}) created; you are its master. Players join with SIGNON ?{game} <password>.\n\
+                 Lot commitment (SHA-256 of the game's secret): {commitment}"
+            ),
+        );
+        Ok(())
+    }
+
+    pub(super) fn join(
+        &mut self,
+        line: usize,
+        text: &str,
+        game: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let Some(key) = self.require_game(line, text, game)? else {
+            return Ok(());
+        };
+        let g = self.work.game(&key);
+        if g.state.status != Status::Forming {
+            let name = g.state.name.clone();
+            self.fail(
+                line,
+                text,
+                format!("game {name} has already started; it takes no new players"),
+            );
+            return Ok(());
+        }
+        if g.state
+            .players()
+            .any(|m| m.address.eq_ignore_ascii_case(&self.sender))
+        {
+            let name = g.state.name.clone();
+            self.fail(line, text, format!("you have already joined {name}"));
+            return Ok(());
+        }
+        let m = member(&self.sender, Role::Player, password)?;
+        let g = self.work.game_mut(&key);
+        g.state.members.push(m);
+        let (count, needed, name) = (
+            g.state.players().count(),
+            g.state.settings.players_needed,
+            g.state.name.clone(),
+        );
+        let commitment = g.state.lot_commitment.clone().unwrap_or_default();
+        self.context = Some(Context {
+            key: key.clone(),
+            who: Who::Joined,
+        });
+        self.ok(
+            text,
+            format!(
+                "You have joined {name} ({count} of {needed} players). Lot commitment: {commitment}"
+            ),
+        );
+        if count >= needed {
+            self.pending_start = Some(key);
+        }
+        Ok(())
+    }
+
+    pub(super) fn sign_on(
+        &mut self,
+        line: usize,
+        text: &str,
+        power: &str,
+        game: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let Some(key) = self.require_game(line, text, game)? else {
+            return Ok(());
+        };
+        let g = self.work.game(&key);
+        let name = g.state.name.clone();
+        if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
+            if g.state
+                .masters()
+                .any(|m| verify_password(password, &m.password_hash))
+            {
+                self.context = Some(Context {
+                    key,
+                    who: Who::Master,
+                });
+                self.ok(text, format!("Signed on as master of {name}."));
+            } else {
+                self.fail(
+                    line,
+                    text,
+                    format!("wrong password for the master of {name}"),
+                );
+            }
+            return Ok(());
+        }
+        let map = map_for(&g.state.settings.variant)?;
+        let Some(p) = power_by_initial(map, power) else {
+            self.fail(line, text, format!("there is no power {power:?} in {name}"));
+            return Ok(());
+        };
+        let pname = power_name(map, p);
+        match g.state.player_of(&pname) {
+            None if g.state.status == Status::Forming => self.fail(
+                line,
+                text,
+                format!("{name} has not started yet: powers are not assigned"),
+            ),
+            None => self.fail(line, text, format!("nobody plays {pname} in {name}")),
+            Some(m) if !verify_password(password, &m.password_hash) => {
+                self.fail(line, text, format!("wrong password for {pname} in {name}"))
+            }
+            Some(_) => {
+                self.context = Some(Context {
+                    key,
+                    who: Who::Power(pname.clone()),
+                });
+                self.target = None;
+                self.ok(text, format!("Signed on as {pname} in {name}."));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn observe(
+        &mut self,
+        line: usize,
+        text: &str,
+        game: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let Some(key) = self.require_game(line, text, game)? else {
+            return Ok(());
+        };
+        let sender = self.sender.clone();
+        let g = self.work.game(&key);
+        let name = g.state.name.clone();
+        let existing = g
+            .state
+            .members
+            .iter()
+            .find(|m| m.role == Role::Observer && m.address.eq_ignore_ascii_case(&sender));
+        match existing {
+            Some(m) if !verify_password(password, &m.password_hash) => {
+                self.fail(
+                    line,
+                    text,
+                    format!("wrong password for your observer place in {name}"),
+                );
+                return Ok(());
+            }
+            Some(_) => {}
+            None => {
+                let m = member(&sender, Role::Observer, password)?;
+                self.work.game_mut(&key).state.members.push(m);
+            }
+        }
+        self.context = Some(Context {
+            key,
+            who: Who::Observer,
+        });
+        self.ok(text, format!("You are observing {name}."));
+        Ok(())
+    }
+
+    pub(super) fn set_preference(
+        &mut self,
+        line: usize,
+        text: &str,
+        groups: &[Vec<String>],
+    ) -> Result<(), EngineError> {
+        let sender = self.sender.clone();
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        let g = self.work.game(&ctx.key);
+        if g.state.status != Status::Forming
+            || !g
+                .state
+                .players()
+                .any(|m| m.address.eq_ignore_ascii_case(&sender))
+        {
+            self.fail(
+                line,
+                text,
+                "SET PREFERENCE is only possible in a forming game you have joined",
+            );
+            return Ok(());
+        }
+        let map = map_for(&g.state.settings.variant)?;
+        let mut clean = Vec::new();
+        for group in groups {
+            let mut names = Vec::new();
+            for p in group {
+                match power_by_initial(map, p) {
+                    Some(pw) => names.push(power_name(map, pw)),
+                    None => {
+                        self.fail(line, text, format!("there is no power {p:?} in this game"));
+                        return Ok(());
+                    }
+                }
+            }
+            clean.push(names);
+        }
+        let shown = clean
+            .iter()
+            .map(|g| g.join("="))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let g = self.work.game_mut(&ctx.key);
+        if let Some(m) = g
+            .state
+            .members
+            .iter_mut()
+            .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender))
+        {
+            m.preferences = clean;
+        }
+        self.ok(text, format!("Preferences recorded: {shown}"));
+        Ok(())
+    }
+
+    pub(super) fn set_timezone(
+        &mut self,
+        line: usize,
+        text: &str,
+        zone: &str,
+    ) -> Result<(), EngineError> {
+        if zone.parse::<chrono_tz::Tz>().is_err() {
+            self.fail(
+                line,
+                text,
+                format!("unknown time zone {zone:?} (use an IANA name such as Europe/London)"),
+            );
+            return Ok(());
+        }
+        match self.work.tx.account_by_address(&self.sender)? {
+            Some(mut a) => {
+                a.time_zone = zone.to_string();
+                self.work.tx.update_account(&a)?;
+            }
+            None => {
+                self.work
+                    .tx
+                    .insert_account(&self.sender, None, zone, self.now())?;
+            }
+        }
+        self.ok(text, format!("Times will be shown in {zone}."));
+        Ok(())
+    }
+
+    pub(super) fn resign(&mut self, line: usize, text: &str) -> Result<(), EngineError> {
+        let Some((key, power)) = self.require_power(line, text) else {
+            return Ok(());
+        };
+        let g = self.work.game_mut(&key);
+        let name = g.state.name.clone();
+        g.state
+            .members
+            .retain(|m| !(m.role == Role::Player && m.power.as_deref() == Some(power.as_str())));
+        self.context = None;
+        self.ok(
+            text,
+            format!("You have resigned {power} in {name}; the power is now without a player."),
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,233 @@
+//! Per-power settings and votes, absences, and the read-only answers.
+
+use chrono::{DateTime, Utc};
+
+use super::{Session, power_by_initial};
+use crate::game::EngineError;
+use crate::game::advance::{self, deadline_line};
+use crate::game::answers;
+use crate::game::docs::power_name;
+use crate::game::model::Status;
+use crate::game::process::{map_for, position_of, survivors};
+use crate::game::request::Request;
+
+impl Session<'_, '_, '_> {
+    pub(super) fn set_wait(
+        &mut self,
+        line: usize,
+        text: &str,
+        on: bool,
+    ) -> Result<(), EngineError> {
+        let Some((key, power)) = self.require_power(line, text) else {
+            return Ok(());
+        };
+        let g = self.work.game_mut(&key);
+        if on && !g.state.settings.wait_allowed {
+            self.fail(line, text, "this game does not allow SET WAIT");
+            return Ok(());
+        }
+        if let Some(m) = g.state.player_of_mut(&power) {
+            m.wait = on;
+        }
+        self.ok(
+            text,
+            if on {
+                "The game will not process early."
+            } else {
+                "Early processing allowed."
+            },
+        );
+        Ok(())
+    }
+
+    pub(super) fn running(&mut self, line: usize, text: &str, key: &str, what: &str) -> bool {
+        let g = self.work.game(key);
+        if matches!(g.state.status, Status::Active | Status::Paused) {
+            return true;
+        }
+        let msg = format!(
+            "{what} is not allowed while {} is {:?}",
+            g.state.name, g.state.status
+        )
+        .to_lowercase();
+        self.fail(line, text, msg);
+        false
+    }
+
+    pub(super) fn set_draw(
+        &mut self,
+        line: usize,
+        text: &str,
+        vote: Option<Vec<String>>,
+    ) -> Result<(), EngineError> {
+        let Some((key, power)) = self.require_power(line, text) else {
+            return Ok(());
+        };
+        if !self.running(line, text, &key, "SET DRAW") {
+            return Ok(());
+        }
+        let g = self.work.game(&key);
+        let map = map_for(&g.state.settings.variant)?;
+        let position = position_of(map, &g.state)?;
+        let alive: Vec<String> = survivors(map, &position)
+            .into_iter()
+            .map(|p| power_name(map, p))
+            .collect();
+        let vote = match vote {
+            None => None,
+            Some(list) => {
+                let mut names = Vec::new();
+                for p in &list {
+                    match power_by_initial(map, p).map(|x| power_name(map, x)) {
+                        Some(n) if alive.contains(&n) => names.push(n),
+                        _ => {
+                            self.fail(line, text, format!("{p} is not a surviving power"));
+                            return Ok(());
+                        }
+                    }
+                }
+                names.sort();
+                names.dedup();
+                if !names.is_empty() && names.len() != alive.len() && !g.state.settings.partial {
+                    self.fail(
+                        line,
+                        text,
+                        "this game allows only draws including all survivors",
+                    );
+                    return Ok(());
+                }
+                Some(names)
+            }
+        };
+        let g = self.work.game_mut(&key);
+        let shown = match &vote {
+            None => "Draw vote withdrawn.".to_string(),
+            Some(l) if l.is_empty() => "You vote for a draw including all survivors.".to_string(),
+            Some(l) => format!("You vote for a draw between {}.", l.join(", ")),
+        };
+        if let Some(m) = g.state.player_of_mut(&power) {
+            m.draw = vote;
+        }
+        self.votes_changed.push(key);
+        self.ok(text, shown);
+        Ok(())
+    }
+
+    pub(super) fn set_concede(
+        &mut self,
+        line: usize,
+        text: &str,
+        to: Option<String>,
+    ) -> Result<(), EngineError> {
+        let Some((key, power)) = self.require_power(line, text) else {
+            return Ok(());
+        };
+        if !self.running(line, text, &key, "SET CONCEDE") {
+            return Ok(());
+        }
+        let g = self.work.game(&key);
+        let map = map_for(&g.state.settings.variant)?;
+        let to = match to {
+            None => None,
+            Some(p) => match power_by_initial(map, &p) {
+                Some(x) if power_name(map, x) != power => Some(power_name(map, x)),
+                _ => {
+                    self.fail(line, text, format!("you cannot concede to {p}"));
+                    return Ok(());
+                }
+            },
+        };
+        let shown = match &to {
+            Some(p) => format!("You concede the game to {p}."),
+            None => "Concession withdrawn.".to_string(),
+        };
+        if let Some(m) = self.work.game_mut(&key).state.player_of_mut(&power) {
+            m.concede = to;
+        }
+        self.votes_changed.push(key);
+        self.ok(text, shown);
+        Ok(())
+    }
+
+    pub(super) fn set_absence(
+        &mut self,
+        line: usize,
+        text: &str,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<(), EngineError> {
+        let Some((key, power)) = self.require_power(line, text) else {
+            return Ok(());
+        };
+        if to <= from || to <= self.now() {
+            self.fail(
+                line,
+                text,
+                "an absence must end after it starts, and in the future",
+            );
+            return Ok(());
+        }
+        if (to - from).num_days() > 31 {
+            self.fail(line, text, "an absence may last at most 31 days");
+            return Ok(());
+        }
+        let g = self.work.game_mut(&key);
+        let map = map_for(&g.state.settings.variant)?;
+        if let Some(m) = g.state.player_of_mut(&power) {
+            m.absences.push(crate::game::clock::Absence { from, to });
+        }
+        if g.state.status == Status::Active && g.state.position.is_some() {
+            advance::reschedule_for_absences(map, &mut g.state)?;
+        }
+        let tz = self.work.zone_of(&self.sender);
+        let g = self.work.game(&key);
+        let line2 = deadline_line(&g.state, tz, self.now());
+        self.ok(
+            text,
+            format!(
+                "Absence recorded from {} to {}.\n{line2}",
+                crate::game::clock::format_in(from, tz),
+                crate::game::clock::format_in(to, tz)
+            ),
+        );
+        Ok(())
+    }
+
+    pub(super) fn answer(
+        &mut self,
+        line: usize,
+        text: &str,
+        request: &Request,
+        game: Option<String>,
+    ) -> Result<(), EngineError> {
+        let name = match game {
+            Some(g) => Some(g),
+            None => self
+                .context
+                .as_ref()
+                .map(|c| self.work.game(&c.key).state.name.clone()),
+        };
+        let Some(name) = name else {
+            if matches!(request, Request::List(_)) {
+                let body = answers::list_all(self.work.tx)?;
+                self.ok(text, body);
+            } else {
+                self.fail(line, text, "name a game (or SIGNON first)");
+            }
+            return Ok(());
+        };
+        let Some(key) = self.require_game(line, text, &name)? else {
+            return Ok(());
+        };
+        let tz = self.work.zone_of(&self.sender);
+        let g = self.work.game(&key);
+        let body = match request {
+            Request::List(_) => answers::list(&g.state, tz, self.now()),
+            Request::WhoGame(_) => answers::whogame(&g.state),
+            Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,
+            _ => answers::history(self.work.tx, g.row.id, &g.state)?,
+        };
+        self.ok(text, body);
+        Ok(())
+    }
+}
