@@ -35,9 +35,10 @@ fn take_centers(map: &Map, after: &mut Position) {
     if after.owners.len() < map.province_count() {
         after.owners.resize(map.province_count(), None);
     }
+    let centers = map.supply_centers();
     for u in &after.units {
         let p = u.location.province;
-        if map.is_supply_center(p) {
+        if centers.contains(p) {
             if let Some(o) = after.owners.get_mut(p.0 as usize) {
                 *o = Some(u.power);
             }
@@ -56,22 +57,26 @@ const MAX_POWERS: usize = 32;
 impl Room {
     pub fn of(map: &Map, position: &Position) -> Room {
         let mut counts = [(0i32, 0u32); MAX_POWERS];
-        let mut occupied = ProvinceSet::EMPTY;
-        for o in position.owners.iter().take(map.province_count()).flatten() {
-            if let Some(c) = counts.get_mut(o.0 as usize) {
-                c.0 += 1;
+        let mut owned = [0u128; MAX_POWERS];
+        let n = position.owners.len().min(map.province_count()).min(128);
+        for i in 0..n {
+            if let Some(p) = position.owners[i] {
+                let k = p.0 as usize;
+                if k < MAX_POWERS {
+                    counts[k].0 += 1;
+                    owned[k] |= 1u128 << i;
+                }
             }
         }
+        let mut occupied = 0u128;
         for u in &position.units {
-            occupied.insert(u.location.province);
+            occupied |= 1u128 << (u.location.province.0 & 127);
             if let Some(c) = counts.get_mut(u.power.0 as usize) {
                 c.0 -= 1;
             }
         }
-        for (i, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
-            let power = Some(Power(i as u8));
-            let free = ProvinceSet(home.0 & !occupied.0);
-            counts[i].1 = free.iter().filter(|&h| position.owner(h) == power).count() as u32;
+        for (k, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
+            counts[k].1 = (home.0 & owned[k] & !occupied).count_ones();
         }
         Room { counts }
     }

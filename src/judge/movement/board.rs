@@ -96,16 +96,15 @@ impl Board {
     }
 
     /// Checks every order, gives each unit the order it carries out, and fills in
-    /// `status` (one entry per input order).
+    /// `status` (one entry per input order, `orders.len()` long).
     pub fn assign(
         &mut self,
         map: &Map,
         rules: &Rules,
         allegiance: &dyn Allegiance,
         orders: &[PowerOrder],
-        status: &mut Vec<Status>,
+        status: &mut [Status],
     ) {
-        status.clear();
         if orders
             .iter()
             .any(|o| matches!(o.order, Order::Convoy { .. }))
@@ -118,11 +117,11 @@ impl Board {
             let (p, c) = match checked {
                 Ok(pc) => pc,
                 Err(reason) => {
-                    status.push(Some(reason));
+                    status[i] = Some(reason);
                     continue;
                 }
             };
-            status.push(None);
+            status[i] = None;
             let slot = &mut self.slots[p.0 as usize];
             if slot.order != NO_ORDER {
                 let prev = slot.order as usize;

@@ -20,9 +20,17 @@ pub(super) fn adjudicate(
     orders: &[PowerOrder],
 ) -> Adjudication {
     let mut board = board::Board::new(position);
-    let mut status = Vec::with_capacity(orders.len());
-    board.assign(map, rules, allegiance, orders, &mut status);
+    // Order statuses live on the stack for any ordinary order set.
+    let mut inline = [None; 64];
+    let mut heap = Vec::new();
+    let status: &mut [board::Status] = if orders.len() <= inline.len() {
+        &mut inline[..orders.len()]
+    } else {
+        heap.resize(orders.len(), None);
+        &mut heap
+    };
+    board.assign(map, rules, allegiance, orders, status);
     let mut resolver = resolver::Resolver::new(map, rules, allegiance, &board);
     resolver.run();
-    outcome::build(&mut resolver, position, orders, &status)
+    outcome::build(&mut resolver, position, orders, status)
 }
