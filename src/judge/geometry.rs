@@ -74,6 +74,7 @@ pub(crate) fn route_seas(
         start,
         end,
         allowed,
+        budget: std::cell::Cell::new(WALK_BUDGET),
     };
     for s in start.iter() {
         walk.extend(
@@ -87,11 +88,17 @@ pub(crate) fn route_seas(
     found
 }
 
+/// Steps the route search may take. The standard map needs a few hundred; a
+/// variant with a vast sea could need more, and then every sea the army can reach
+/// counts as on a route rather than the search running on.
+const WALK_BUDGET: u32 = 100_000;
+
 struct Walk<'a> {
     map: &'a Map,
     start: ProvinceSet,
     end: ProvinceSet,
     allowed: ProvinceSet,
+    budget: std::cell::Cell<u32>,
 }
 
 impl Walk<'_> {
@@ -108,11 +115,14 @@ impl Walk<'_> {
             found.0 |= path.0;
             return;
         }
-        // Every path in a sea graph is shorter than the number of seas; the bound
-        // only guards against a malformed map.
-        if depth > 64 {
+        // Every path in a sea graph is shorter than the number of seas; the bounds
+        // only guard against a malformed or enormous map.
+        let left = self.budget.get();
+        if depth > 128 || left == 0 {
+            found.0 |= self.allowed.0;
             return;
         }
+        self.budget.set(left - 1);
         let around = self.map.fleet_neighbours(Location::from(node));
         let next = around.0 & self.allowed.0 & !banned.0 & !self.start.0 & !path.0;
         let banned = ProvinceSet(banned.0 | around.0 | path.0);
