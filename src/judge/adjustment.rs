@@ -75,7 +75,7 @@ pub(super) fn adjudicate(
             ));
         }
     }
-    transition::advance(map, &mut after, position.phase);
+    transition::advance(map, rules, &mut after, position.phase);
     Adjudication { resolutions, after }
 }
 

@@ -20,7 +20,7 @@ mod testing;
 pub use allegiance::{Allegiance, Countries};
 pub use position::{Dislodged, Position, Unit};
 pub use reason::{Reason, Resolution, Verdict};
-pub use retreat::retreat_options;
+pub use retreat::{retreat_options, retreat_options_with};
 pub use rules::{
     AdjacentConvoy, CivilDisorder, ConvoyParadox, DislodgedBounce, Edition, EditionParseError,
     MultiRoute, MultipleOrders, Rules,

@@ -6,11 +6,20 @@ use super::{
 use crate::map::{Location, Map, Province, ProvinceSet, Terrain, UnitKind};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 
-/// Where a dislodged unit may retreat: a province it could move to, empty, not
-/// left empty by a standoff, and not its attacker's origin unless the attack came
-/// by convoy (DATC 4.A.5 b, the 2023 rule, which every preset here follows).
-/// A fleet gets one entry per reachable coast.
+/// Where a dislodged unit may retreat under the 2023 rules: a province it could move
+/// to, empty, not left empty by a standoff, and not its attacker's origin unless the
+/// attack came by convoy (DATC 4.A.5 b). A fleet gets one entry per reachable coast.
 pub fn retreat_options(map: &Map, position: &Position, d: &Dislodged) -> Vec<Location> {
+    retreat_options_with(map, &Rules::default(), position, d)
+}
+
+/// [`retreat_options`] under the given rules (`Rules::retreat_to_convoy_origin`).
+pub fn retreat_options_with(
+    map: &Map,
+    rules: &Rules,
+    position: &Position,
+    d: &Dislodged,
+) -> Vec<Location> {
     let mut out = Vec::new();
     let from = d.unit.location;
     if !transition::on_map(map, from.province) {
@@ -20,8 +29,9 @@ pub fn retreat_options(map: &Map, position: &Position, d: &Dislodged) -> Vec<Loc
         UnitKind::Army => map.army_neighbours(from.province),
         UnitKind::Fleet => map.fleet_neighbours(from),
     };
+    let origin_open = d.via_convoy && rules.retreat_to_convoy_origin;
     for p in neighbours.iter() {
-        if !open(map, position, d, p) {
+        if !open(map, position, d, p, origin_open) {
             continue;
         }
         match d.unit.kind {
@@ -32,10 +42,10 @@ pub fn retreat_options(map: &Map, position: &Position, d: &Dislodged) -> Vec<Loc
     out
 }
 
-fn open(map: &Map, position: &Position, d: &Dislodged, p: Province) -> bool {
+fn open(map: &Map, position: &Position, d: &Dislodged, p: Province, origin_open: bool) -> bool {
     map.terrain(p) != Terrain::Impassable
         && !position.contested.contains(p)
-        && (p != d.attacker_from || d.via_convoy)
+        && (p != d.attacker_from || origin_open)
         && position.unit_at(p).is_none()
 }
 
@@ -46,13 +56,12 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let _ = rules;
     let n = position.dislodged.len();
     // Per dislodged unit: the order it carries out (index) and its destination.
     let mut chosen: Vec<Option<(usize, Option<Location>)>> = vec![None; n];
     let mut resolutions: Vec<Resolution> = Vec::with_capacity(orders.len() + n);
     for (i, po) in orders.iter().enumerate() {
-        let (verdict, reason, target) = check(map, allegiance, position, po);
+        let (verdict, reason, target) = check(map, rules, allegiance, position, po);
         resolutions.push(Resolution {
             power: po.power,
             order: po.order,
@@ -118,7 +127,7 @@ pub(super) fn adjudicate(
             }),
         }
     }
-    transition::advance(map, &mut after, position.phase);
+    transition::advance(map, rules, &mut after, position.phase);
     Adjudication { resolutions, after }
 }
 
@@ -134,7 +143,13 @@ type Checked = (Verdict, Reason, Option<(usize, Option<Location>)>);
 
 /// One retreat-phase order: its verdict if it fails now, and otherwise the
 /// dislodged unit it is for and where it goes (`None`: disband).
-fn check(map: &Map, allegiance: &dyn Allegiance, position: &Position, po: &PowerOrder) -> Checked {
+fn check(
+    map: &Map,
+    rules: &Rules,
+    allegiance: &dyn Allegiance,
+    position: &Position,
+    po: &PowerOrder,
+) -> Checked {
     let void = |r| (Verdict::Void, r, None);
     let (unit, to) = match po.order {
         Order::Move { unit, to, .. } => (unit, Some(to)),
@@ -158,7 +173,7 @@ fn check(map: &Map, allegiance: &dyn Allegiance, position: &Position, po: &Power
     let Some(to) = to else {
         return (Verdict::Disband, Reason::None, Some((k, None)));
     };
-    let options = retreat_options(map, position, d);
+    let options = retreat_options_with(map, rules, position, d);
     let dest = to.province;
     let pick = match d.unit.kind {
         UnitKind::Army => options.iter().find(|l| l.province == dest).copied(),

@@ -167,6 +167,7 @@ impl Rules {
                 adjacent_convoy: AdjacentConvoy::Intent {
                     land_fallback: true,
                 },
+                retreat_to_convoy_origin: false,
                 civil_disorder: CivilDisorder::HomeCenter,
                 ..r2023
             },
@@ -174,6 +175,7 @@ impl Rules {
                 multi_route: MultiRoute::AnyRouteCut,
                 convoy_paradox: ConvoyParadox::Rules1971,
                 adjacent_convoy: AdjacentConvoy::Rules1971,
+                retreat_to_convoy_origin: false,
                 civil_disorder: CivilDisorder::HomeCenter,
                 ..r2023
             },

@@ -1,13 +1,13 @@
 //! From one phase to the next: phases where nothing can happen are skipped, and
 //! supply centers change hands when the Fall turns are over.
 
-use super::{Position, retreat};
+use super::{Position, Rules, retreat};
 use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// Sets `after.phase` to the phase actually played after `played`, updating
 /// ownership on the way out of the Fall.
-pub(crate) fn advance(map: &Map, after: &mut Position, played: Phase) {
+pub(crate) fn advance(map: &Map, rules: &Rules, after: &mut Position, played: Phase) {
     let mut next = played.successor();
     loop {
         if next.season == Season::Winter {
@@ -18,7 +18,7 @@ pub(crate) fn advance(map: &Map, after: &mut Position, played: Phase) {
             PhaseKind::Retreat => after
                 .dislodged
                 .iter()
-                .any(|d| !retreat::retreat_options(map, after, d).is_empty()),
+                .any(|d| !retreat::retreat_options_with(map, rules, after, d).is_empty()),
             PhaseKind::Adjustment => adjustment_needed(map, after),
         };
         if play {

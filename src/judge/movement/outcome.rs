@@ -125,7 +125,7 @@ pub(crate) fn build(
             }
         }
     }
-    transition::advance(r.map, &mut after, position.phase);
+    transition::advance(r.map, r.rules, &mut after, position.phase);
     Adjudication { resolutions, after }
 }
 
