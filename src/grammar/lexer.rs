@@ -39,6 +39,8 @@ pub(crate) struct Token {
     pub norm: (u32, u32),
     /// Byte range in the source line (for quoted text: inside the quotes).
     pub raw: (u32, u32),
+    /// Byte offset of the token's first character (the opening quote of quoted text).
+    pub start: u32,
     /// 1-based character column of the token's first character.
     pub col: u32,
     pub ch: char,
@@ -127,7 +129,7 @@ impl<'s> Line<'s> {
         let mut col = 1u32;
         loop {
             let trimmed = rest.trim_start();
-            col += (rest.len() - trimmed.len()) as u32; // whitespace is ASCII or counted per byte; close enough for columns
+            col += rest[..rest.len() - trimmed.len()].chars().count() as u32;
             rest = trimmed;
             if rest.is_empty() {
                 break;
@@ -146,6 +148,7 @@ impl<'s> Line<'s> {
                         kind: Kind::Quoted,
                         norm: (0, 0),
                         raw: (qs, qs + q.len() as u32),
+                        start,
                         col,
                         ch: '"',
                     });
@@ -154,6 +157,7 @@ impl<'s> Line<'s> {
                     kind,
                     norm: (0, 0),
                     raw: (start, end),
+                    start,
                     col,
                     ch,
                 }),
@@ -177,6 +181,7 @@ impl<'s> Line<'s> {
                 kind: Kind::Word,
                 norm: (n0, n1),
                 raw: (start, end),
+                start,
                 col,
                 ch: 'w',
             });
@@ -281,14 +286,7 @@ impl<'l, 's> Cursor<'l, 's> {
     /// The source text from the current token to the end of the line.
     pub fn rest_raw(&self) -> &'s str {
         match self.peek() {
-            Some(t) => {
-                let start = if t.kind == Kind::Quoted {
-                    t.raw.0.saturating_sub(1)
-                } else {
-                    t.raw.0
-                };
-                self.line.src.get(start as usize..).unwrap_or("")
-            }
+            Some(t) => self.line.src.get(t.start as usize..).unwrap_or(""),
             None => "",
         }
     }
@@ -296,7 +294,7 @@ impl<'l, 's> Cursor<'l, 's> {
     /// Skips every token that starts before byte `offset` of the source.
     pub fn skip_to(&mut self, offset: usize) {
         while let Some(t) = self.peek() {
-            if (t.raw.0 as usize) < offset {
+            if (t.start as usize) < offset {
                 self.bump();
             } else {
                 break;
@@ -308,11 +306,7 @@ impl<'l, 's> Cursor<'l, 's> {
     /// addresses, game names), consuming every token inside it.
     pub fn raw_field(&mut self) -> Option<&'s str> {
         let t = self.peek()?;
-        let start = if t.kind == Kind::Quoted {
-            t.raw.0.saturating_sub(1)
-        } else {
-            t.raw.0
-        } as usize;
+        let start = t.start as usize;
         let rest = self.line.src.get(start..)?;
         let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
         self.skip_to(start + len);
