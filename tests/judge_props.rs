@@ -101,7 +101,7 @@ fn place(from: Province, pick: u8, flag: bool) -> Location {
         .iter()
         .chain(m.fleet_neighbours(from.into()).iter())
         .collect();
-    let prov = if pick % 4 != 0 && !near.is_empty() {
+    let prov = if !pick.is_multiple_of(4) && !near.is_empty() {
         near[pick as usize % near.len()]
     } else {
         Province(pick % m.province_count() as u8)
@@ -292,7 +292,7 @@ proptest! {
         prop_assert_eq!(adj.after.units.len() + adj.after.dislodged.len(), position.units.len());
         for d in &adj.after.dislodged {
             prop_assert!(position.units.contains(&d.unit), "a dislodged unit that was not there");
-            prop_assert!(!adj.after.units.iter().any(|u| *u == d.unit), "dislodged and on the board");
+            prop_assert!(!adj.after.units.contains(&d.unit), "dislodged and on the board");
             // The attacker came from its origin into the dislodged unit's province.
             let attacker = position.unit_at(d.attacker_from);
             prop_assert!(attacker.is_some(), "attacker_from holds no unit");

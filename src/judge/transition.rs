@@ -2,7 +2,7 @@
 //! supply centers change hands when the Fall turns are over.
 
 use super::{Position, Rules, retreat};
-use crate::map::{Map, Power, Province, ProvinceSet};
+use crate::map::{Map, Power, Province};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// Sets `after.phase` to the phase actually played after `played`, updating
@@ -38,10 +38,10 @@ fn take_centers(map: &Map, after: &mut Position) {
     let centers = map.supply_centers();
     for u in &after.units {
         let p = u.location.province;
-        if centers.contains(p) {
-            if let Some(o) = after.owners.get_mut(p.0 as usize) {
-                *o = Some(u.power);
-            }
+        if centers.contains(p)
+            && let Some(o) = after.owners.get_mut(p.0 as usize)
+        {
+            *o = Some(u.power);
         }
     }
 }

@@ -234,10 +234,10 @@ impl<'a> Resolver<'a> {
         let mut n = 1;
         let defender = exclude_owner_of.and_then(|q| self.board.unit(q));
         for s in self.board.supporters[p.0 as usize].iter() {
-            if let (Some(d), Some(u)) = (defender, self.board.unit(s)) {
-                if self.allegiance.same_owner(&u, &d) {
-                    continue;
-                }
+            if let (Some(d), Some(u)) = (defender, self.board.unit(s))
+                && self.allegiance.same_owner(&u, &d)
+            {
+                continue;
             }
             if self.resolve(s) {
                 n += 1;
