@@ -98,6 +98,7 @@ pub enum DiaryAction {
 #[non_exhaustive]
 pub enum Command {
     // -- player and account --------------------------------------------------------
+    /// `SIGNON Fmygame pw`, `SIGNON France@mygame pw`, `SIGNON ?mygame pw`
     Signon {
         seat: Seat,
         game: String,
@@ -105,89 +106,128 @@ pub enum Command {
     },
     /// Ends the mail: nothing after it is read.
     Signoff,
+    /// `CREATE ?game password [variant] [options...]`
     Create {
         game: String,
         password: String,
         variant: Option<String>,
         options: Vec<String>,
     },
+    /// `JOIN [game [password]]`
     Join {
         game: Option<String>,
         password: Option<String>,
     },
+    /// `OBSERVE game password`
     Observe {
         game: String,
         password: String,
     },
+    /// `RESIGN`
     Resign,
     /// `REGISTER` ... `END`: the `key: value` lines of the block.
     Register(Vec<(String, String)>),
+    /// `SET PASSWORD new`
     SetPassword(String),
     /// `SET ADDRESS [address]` (none: the mail's sender).
     SetAddress(Option<String>),
     /// Groups in order of preference; powers in one group are equally wanted.
     SetPreference(Vec<Vec<Power>>),
+    /// `SET TIMEZONE Europe/Paris`: the zone the player's dates are read in.
     SetTimezone(Tz),
     // -- game ----------------------------------------------------------------------
+    /// `LIST [game]`
     List(Option<String>),
+    /// `HISTORY [game] [FROM date] [TO date]`
     History {
         game: Option<String>,
         from: Option<DateSpec>,
         to: Option<DateSpec>,
     },
+    /// `SUMMARY [game]`
     Summary(Option<String>),
+    /// `WHOGAME [game]`
     Whogame(Option<String>),
     /// `HELP [topic]`
     Help(Option<String>),
+    /// `GET topic`
     Get(String),
+    /// `VERSION`
     Version,
     /// `SET WAIT` (true) / `SET NOWAIT` (false).
     SetWait(bool),
     /// `SET DRAW [powers]`: empty means any draw including this power.
     SetDraw(Vec<Power>),
+    /// `SET NO DRAW`
     SetNoDraw,
+    /// `SET CONCEDE power`
     SetConcede(Power),
+    /// `SET NO CONCEDE`
     SetNoConcede,
+    /// `SET ABSENCE date [TO date]`
     SetAbsence {
         from: DateSpec,
         to: Option<DateSpec>,
     },
+    /// `PRESS [TO powers | TO ALL BUT powers] [GREY|WHITE]` ... `ENDPRESS`, with the text.
     Press {
         to: PressTo,
         color: Option<PressColor>,
         text: String,
     },
+    /// `BROADCAST` ... `ENDPRESS`
     Broadcast {
         text: String,
     },
+    /// `DIARY ...`
     Diary(DiaryAction),
     /// Orders that follow are for this phase.
     Phase(Phase),
+    /// `IF condition`: the orders up to `ELSE`/`ENDIF` apply when it holds.
     If(Condition),
+    /// `ELSE`
     Else,
+    /// `ENDIF`
     EndIf,
     // -- Master --------------------------------------------------------------------
+    /// `PROCESS [phase]`: adjudicate now.
     Process(Option<Phase>),
+    /// `PREDICT`: show what the current orders would give.
     Predict,
+    /// `ROLLBACK [phase]`
     Rollback(Option<Phase>),
+    /// `PAUSE`
     Pause,
+    /// `RESUME`
     Resume,
+    /// `TERMINATE`
     Terminate,
     /// A power or an address.
     Eject(String),
+    /// `BECOME power`: the Master acts as that power.
     Become(Power),
+    /// `FORCE BEGIN`: start a forming game now.
     ForceBegin,
+    /// `SET DEADLINE date`
     SetDeadline(DateSpec),
+    /// `SET GRACE date`
     SetGrace(DateSpec),
+    /// `SET MOVE|RETREAT|ADJUST CLOCK|NEXT|GRACE|DAYS value`
     SetClock {
         phase: PhaseKind,
         setting: ClockSetting,
     },
+    /// `SET NMR` (true) / `SET NO NMR` (false)
     SetNmr(bool),
+    /// `SET PRESS WHITE|GREY|NONE`
     SetPress(PressSetting),
+    /// `SET PARTIAL` (true) / `SET NO PARTIAL` (false)
     SetPartial(bool),
+    /// `SET VARIANT name` (lower case)
     SetVariant(String),
+    /// `SET RULES 2023|2000|1971`
     SetRules(RulesEdition),
+    /// `PROMOTE address`: make an observer or player a Master.
     Promote(String),
     // -- variants ------------------------------------------------------------------
     /// Masters Rules: orders that follow (without a power prefix) are for this power.
