@@ -135,6 +135,7 @@ impl PhaseReport {
         let resolutions = &input.adjudication.resolutions;
         let mut orders: Vec<ResolvedOrder> = resolutions
             .iter()
+            .filter(|r| !repeats_an_order(resolutions, r))
             .map(|r| resolve_one(map, before, resolutions, r))
             .collect();
         sort_orders(map, before.phase.kind, &mut orders);
@@ -162,6 +163,23 @@ impl PhaseReport {
     pub fn failures(&self) -> impl Iterator<Item = &ResolvedOrder> {
         self.orders.iter().filter(|o| o.why.is_some())
     }
+}
+
+/// A default (hold, disband) for a unit whose own order was void: the listing
+/// shows the order given, with its marker, and not the default as well.
+fn repeats_an_order(all: &[Resolution], r: &Resolution) -> bool {
+    let defaults = matches!(r.order, Order::Hold { .. } | Order::Disband { .. });
+    let Some(unit) = r.order.unit().filter(|_| r.defaulted && defaults) else {
+        return false;
+    };
+    all.iter().any(|other| {
+        !other.defaulted
+            && other.power == r.power
+            && other
+                .order
+                .unit()
+                .is_some_and(|u| u.province() == unit.province())
+    })
 }
 
 /// The centers change hands after the fall fighting: the table is shown when the
@@ -206,6 +224,9 @@ fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution)
 /// The judge's marker, or none for an order carried out. A disband that was
 /// ordered (or defaulted) is carried out, not a failure.
 fn marker(r: &Resolution) -> Option<String> {
+    if fleet_dislodged_while_convoying(r) {
+        return Some("dislodged".to_string());
+    }
     let carried_out = match r.verdict {
         Verdict::Ok => true,
         Verdict::Disband => matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
@@ -215,6 +236,12 @@ fn marker(r: &Resolution) -> Option<String> {
         return None;
     }
     Some(r.result_text())
+}
+
+/// A convoying fleet that was itself dislodged: its convoy failed because of
+/// that, and the listing says only that it was dislodged.
+pub(super) fn fleet_dislodged_while_convoying(r: &Resolution) -> bool {
+    matches!(r.order, Order::Convoy { .. }) && r.dislodged && r.verdict == Verdict::Disrupted
 }
 
 /// Orders by power, then by the full name of the unit's province (builds and

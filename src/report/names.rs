@@ -62,13 +62,25 @@ pub fn order_text(map: &Map, before: &Position, order: &Order, route: &[Province
     let place = |l: Location| map.location_name(l);
     match order {
         Order::Hold { unit: u } => format!("{} HOLD", unit(u)),
-        Order::Move { unit: u, to, .. } => {
+        Order::Move {
+            unit: u,
+            to,
+            via_convoy,
+        } => {
             let mut text = unit(u);
             for p in route {
                 text.push_str(" -> ");
                 text.push_str(map.name(*p));
             }
-            format!("{text} -> {}", place(*to))
+            // A convoy asked for but not ordered keeps its intent in the text,
+            // so the line still reads back as the order given.
+            let via = if *via_convoy && route.is_empty() && before.phase.kind == PhaseKind::Movement
+            {
+                " via convoy"
+            } else {
+                ""
+            };
+            format!("{text} -> {}{via}", place(*to))
         }
         Order::SupportHold { unit: u, supported } => {
             format!("{} SUPPORT {}", unit(u), unit(supported))

@@ -18,11 +18,12 @@ pub fn explain(
     text: &str,
 ) -> Option<String> {
     let ctx = Ctx { map, before, all };
-    let failed = match r.verdict {
-        Verdict::Ok => false,
-        Verdict::Disband => !matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
-        _ => true,
-    };
+    let failed = !super::model::fleet_dislodged_while_convoying(r)
+        && match r.verdict {
+            Verdict::Ok => false,
+            Verdict::Disband => !matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
+            _ => true,
+        };
     let mut line = if failed {
         ctx.failure(r, text)
     } else if r.reason == Reason::CivilDisorder {
@@ -89,7 +90,10 @@ impl Ctx<'_> {
             Reason::Replaced => "a later order to the same unit replaced it".into(),
             Reason::Conflicting => "the unit had several different orders, so it held".into(),
             Reason::WrongPhase => "that kind of order is not given in this phase".into(),
-            Reason::NotAdjacent { to } => format!("{} does not border the unit", n(to)),
+            Reason::NotAdjacent { to } => match r.order.unit() {
+                Some(u) => format!("{} does not border {}", n(to), n(u.province())),
+                None => format!("{} does not border the unit", n(to)),
+            },
             Reason::ArmyToSea { to } => format!("an army cannot enter {}, a sea", n(to)),
             Reason::FleetInland { to } => {
                 format!("a fleet cannot enter {}, an inland province", n(to))
