@@ -531,6 +531,8 @@ fn key_line(text: &str, table: &str, key: &str) -> Option<usize> {
     None
 }
 
+const TABLES: [&str; 3] = ["judge", "inbound", "outbound"];
+
 /// Turns a TOML or type error into one that names the key: the key on the offending
 /// line, or the field a "missing field" message names inside the table it concerns.
 fn toml_error(text: &str, e: &toml::de::Error) -> ConfigError {
@@ -549,8 +551,8 @@ fn toml_error(text: &str, e: &toml::de::Error) -> ConfigError {
     let quoted = message.split('`').nth(1).map(str::to_string);
     let key = if message.starts_with("missing field") {
         let field = quoted.unwrap_or_default();
-        // A missing table is reported at the top level, a missing key inside its table.
-        if table.is_empty() {
+        // A missing table is named alone, a missing key with its table.
+        if table.is_empty() || TABLES.contains(&field.as_str()) {
             field
         } else {
             format!("{table}.{field}")
@@ -702,6 +704,18 @@ password = "secret"
         let e =
             parse(&IMAP_SMTP.replace("kind = \"smtp\"", "kind = \"pigeon\"")).expect_err("kind");
         assert_eq!(e.key(), Some("outbound.kind"));
+    }
+
+    #[test]
+    fn missing_and_misspelt_tables_are_named() {
+        let without_outbound =
+            &EMBEDDED_DEFAULT[..EMBEDDED_DEFAULT.find("[outbound]").expect("table")];
+        let e = parse(without_outbound).expect_err("no [outbound]");
+        assert_eq!(e.key(), Some("outbound"), "{e}");
+        let e = parse(&EMBEDDED_DEFAULT.replace("[inbound]", "[inbund]")).expect_err("typo");
+        assert_eq!(e.key(), Some("inbund"), "{e}");
+        let e = parse("[judge\nname = 1").expect_err("not TOML");
+        assert!(e.to_string().starts_with("line 1"), "{e}");
     }
 
     #[test]
