@@ -103,6 +103,12 @@ impl fmt::Debug for ImapInbound {
 impl ImapInbound {
     /// Prepares the client (reads `ca_file`); the server is contacted on first use.
     pub fn new(config: ImapConfig, max_bytes: usize) -> Result<Self, InboundError> {
+        if config.security == Security::None && !crate::config::is_loopback(&config.host) {
+            return Err(InboundError::Tls(format!(
+                "refusing to send the password in clear to {}: plain IMAP is for loopback only",
+                config.host
+            )));
+        }
         let tls = TlsConnector::from(
             client_config(config.ca_file.as_deref()).map_err(InboundError::Tls)?,
         );
@@ -548,6 +554,31 @@ mod tests {
             (b.current, b.remaining()),
             (Duration::from_millis(100), None)
         );
+    }
+
+    #[test]
+    fn plain_imap_only_to_loopback() {
+        let config = ImapConfig {
+            host: "imap.example.org".into(),
+            port: 143,
+            security: Security::None,
+            username: "judge".into(),
+            password: crate::config::Secret("pw".into()),
+            mailbox: "INBOX".into(),
+            processed_mailbox: None,
+            poll_seconds: 60,
+            idle: true,
+            ca_file: None,
+        };
+        assert!(matches!(
+            ImapInbound::new(config.clone(), 1000),
+            Err(InboundError::Tls(_))
+        ));
+        let local = ImapConfig {
+            host: "127.0.0.1".into(),
+            ..config
+        };
+        assert!(ImapInbound::new(local, 1000).is_ok());
     }
 
     #[test]

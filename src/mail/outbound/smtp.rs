@@ -35,6 +35,16 @@ const AUTH_CODES: &[&str] = &["530", "534", "535", "538"];
 impl SmtpOutbound {
     /// Prepares the transport; nothing is connected until the first `send`.
     pub fn new(config: &SmtpConfig) -> Result<Self, SendError> {
+        if config.security == Security::None
+            && config.username.is_some()
+            && !crate::config::is_loopback(&config.host)
+        {
+            // Not the mail's fault: kept and retried once the configuration is fixed.
+            return Err(SendError::Transient(format!(
+                "refusing to send the password in clear to {}: plain SMTP login is for loopback only",
+                config.host
+            )));
+        }
         let mut builder =
             AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(config.host.as_str())
                 .port(config.port)
@@ -142,6 +152,16 @@ mod tests {
         };
         let err = smtp.send(&mail).await.expect_err("nobody listens");
         assert!(!err.is_permanent(), "{err}");
+    }
+
+    #[test]
+    fn plain_login_only_to_loopback() {
+        let remote = SmtpConfig {
+            host: "smtp.example.org".into(),
+            ..config(25)
+        };
+        assert!(SmtpOutbound::new(&remote).is_err());
+        assert!(SmtpOutbound::new(&config(25)).is_ok());
     }
 
     #[test]
