@@ -17,3 +17,4 @@ pub mod game;
 pub mod grammar;
 pub mod store;
 pub mod report;
+pub mod daemon;

@@ -8,6 +8,9 @@ use clap::{Parser, Subcommand};
 mod adjudicate;
 mod check_orders;
 mod db;
+mod demo;
+mod render;
+mod run;
 mod verify_lots;
 
 #[derive(Parser)]
@@ -25,6 +28,12 @@ enum Command {
     CheckOrders(check_orders::Args),
     /// Database maintenance (`legate db migrate`).
     Db(db::Args),
+    /// Play a short scripted game through local mail folders and show the judge's mail.
+    Demo(demo::Args),
+    /// Run the judge: read mail, apply it, process deadlines, send the answers.
+    Run(run::Args),
+    /// Draw the board of a stored phase as PNG or SVG.
+    Render(render::Args),
     /// Re-check every draw by lot of a game against its published commitment.
     VerifyLots(verify_lots::Args),
 }
@@ -35,6 +44,9 @@ pub fn main() -> ExitCode {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
         Command::Db(args) => db::run(args),
+        Command::Demo(args) => demo::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Run(args) => run::run(args),
         Command::VerifyLots(args) => verify_lots::run(args),
     }
 }

@@ -1,0 +1,137 @@
+//! `legate run [--config FILE] [--once] [--now TIME]`: the judge itself.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::config::Config;
+use crate::daemon::{self, clock};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The configuration file (TOML; see config/legate.example.toml). Without it, all
+    /// mail stays in the folders mail/in and mail/out and no server is needed.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Handle every waiting mail and every due deadline, deliver the outbox, then exit.
+    #[arg(long)]
+    once: bool,
+    /// With --once: act as if it were this time (RFC 3339, e.g. 2026-12-01T12:00:00Z).
+    #[arg(long, requires = "once")]
+    now: Option<String>,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    init_logging();
+    let config = match &args.config {
+        Some(path) => match Config::load(path) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("legate run: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Config::embedded_default(),
+    };
+    let now = match args.now.as_deref().map(clock::parse_now).transpose() {
+        Ok(now) => now,
+        Err(e) => {
+            eprintln!("legate run: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("legate run: cannot start: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.once {
+        let now = now.unwrap_or_else(|| clock::Clock::System.now());
+        runtime.block_on(once(&config, now))
+    } else {
+        runtime.block_on(forever(&config))
+    }
+}
+
+async fn once(config: &Config, now: chrono::DateTime<chrono::Utc>) -> ExitCode {
+    match daemon::run_once(config, now).await {
+        Ok(report) => {
+            let i = &report.intake;
+            let d = &report.delivery;
+            println!(
+                "mail read: {} (applied {}, duplicates {}, not answered {}, too large {}, \
+                 rate-limited {}, unreadable {}, left for later {})",
+                i.fetched,
+                i.applied,
+                i.duplicates,
+                i.ignored,
+                i.oversize,
+                i.rate_limited,
+                i.unreadable,
+                i.deferred
+            );
+            println!("phases processed at their deadline: {}", report.processed);
+            println!(
+                "mail sent: {} (postponed {}, failed {})",
+                d.sent, d.postponed, d.failed
+            );
+            if let Some(e) = &report.inbound_error {
+                eprintln!("legate run: reading mail failed: {e}");
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("legate run: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn forever(config: &Config) -> ExitCode {
+    match daemon::run(config, shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("legate run: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Log lines on stderr; `RUST_LOG` chooses the detail (default: info).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

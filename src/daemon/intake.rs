@@ -1,0 +1,224 @@
+//! Mail in: each fetched mail is stored raw first, then read, guarded (robots,
+//! size, rate) and applied by the engine; only after that transaction has
+//! committed is the mail marked done on the server. A crash anywhere in between
+//! leaves the mail on the server and its row pending, so it is handled again,
+//! and the stored status keeps it from being applied twice.
+
+use chrono::{DateTime, Utc};
+
+use crate::game::{Engine, EngineError};
+use crate::mail::IngestOptions;
+use crate::mail::inbound::{Inbound, InboundError, InboundMail};
+use crate::mail::ingest::Envelope;
+use crate::mail::ratelimit::WINDOW;
+use crate::store::{InboundId, InboundStatus, NewOutbox, StoreError, Tx};
+
+/// What intake needs to know about the judge.
+#[derive(Debug, Clone)]
+pub struct IntakeSettings {
+    pub ingest: IngestOptions,
+    /// Judge code for subjects of the guard's own replies.
+    pub judge_name: String,
+    /// Mails per sender and hour that are applied and answered.
+    pub per_hour: u32,
+}
+
+/// What became of one mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Applied by the engine (with `errors` refused lines, answered either way).
+    Applied { errors: usize },
+    /// Handled before (same Message-ID): nothing done again.
+    Duplicate,
+    /// Must not be answered (automatic mail, the judge's own...): stored only.
+    Ignored(String),
+    /// Too large: one short refusal.
+    Oversize,
+    /// Over the sender's hourly cap: `notice` tells whether this mail got the one notice.
+    RateLimited { notice: bool },
+    /// Not a mail at all: stored for the operator.
+    Unreadable,
+}
+
+/// Counts of one intake pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IntakeReport {
+    pub fetched: usize,
+    pub applied: usize,
+    pub duplicates: usize,
+    pub ignored: usize,
+    pub oversize: usize,
+    pub rate_limited: usize,
+    pub unreadable: usize,
+    /// Left on the server because handling failed; tried again next time.
+    pub deferred: usize,
+}
+
+impl IntakeReport {
+    fn count(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Applied { .. } => self.applied += 1,
+            Outcome::Duplicate => self.duplicates += 1,
+            Outcome::Ignored(_) => self.ignored += 1,
+            Outcome::Oversize => self.oversize += 1,
+            Outcome::RateLimited { .. } => self.rate_limited += 1,
+            Outcome::Unreadable => self.unreadable += 1,
+        }
+    }
+
+    /// Mails finished (and committed on the server) in this pass.
+    pub fn handled(&self) -> usize {
+        self.fetched - self.deferred
+    }
+}
+
+/// Fetches one batch and handles every mail in it.
+pub async fn intake_batch(
+    inbound: &mut Inbound,
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    now: DateTime<Utc>,
+) -> Result<IntakeReport, InboundError> {
+    let mails = inbound.fetch().await?;
+    let mut report = IntakeReport {
+        fetched: mails.len(),
+        ..IntakeReport::default()
+    };
+    for mail in mails {
+        match handle(engine, settings, &mail, now) {
+            Ok(outcome) => {
+                tracing::info!(key = ?mail.key, ?outcome, "mail handled");
+                report.count(&outcome);
+                match inbound.commit(&mail.key).await {
+                    // Someone else removed it: it is handled here, nothing is lost.
+                    Ok(()) | Err(InboundError::Gone(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(e) => {
+                tracing::error!(key = ?mail.key, error = %e, "mail left for a later attempt");
+                report.deferred += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Stores, guards and applies one mail. An `Err` means nothing was decided about
+/// it (e.g. the database was busy): it stays pending and on the server.
+pub fn handle(
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    mail: &InboundMail,
+    now: DateTime<Utc>,
+) -> Result<Outcome, EngineError> {
+    let envelope = mail.envelope(&settings.ingest).ok();
+    let message_id = envelope.as_ref().and_then(|e| e.message_id.clone());
+    let sender = envelope
+        .as_ref()
+        .and_then(|e| e.sender.clone())
+        .unwrap_or_default();
+    let id = engine
+        .store()
+        .transaction(|tx| tx.insert_inbound(&mail.raw, message_id.as_deref(), &sender, now))?
+        .id();
+    let guarded = engine
+        .store()
+        .transaction(|tx| guard(tx, settings, id, envelope.as_ref(), now))?;
+    if let Some(outcome) = guarded {
+        return Ok(outcome);
+    }
+    let Some(envelope) = envelope else {
+        return Ok(Outcome::Unreadable);
+    };
+    let body = envelope.body_lines.join("\n");
+    let applied = engine.apply_text(&sender, &body, Some(id), now)?;
+    Ok(if applied.duplicate {
+        Outcome::Duplicate
+    } else {
+        Outcome::Applied {
+            errors: applied.errors,
+        }
+    })
+}
+
+/// Decides, in one transaction, everything short of the engine: a mail handled
+/// before, one that must not be answered, one too large, one over the rate. Returns
+/// `None` when the engine should apply the mail.
+fn guard(
+    tx: &Tx<'_>,
+    settings: &IntakeSettings,
+    id: InboundId,
+    envelope: Option<&Envelope>,
+    now: DateTime<Utc>,
+) -> Result<Option<Outcome>, StoreError> {
+    if tx.inbound_status(id)? != InboundStatus::Pending {
+        return Ok(Some(Outcome::Duplicate));
+    }
+    let Some(env) = envelope else {
+        tx.set_inbound_outcome(id, InboundStatus::Failed, "not a mail message", now)?;
+        return Ok(Some(Outcome::Unreadable));
+    };
+    if let Some(reason) = &env.no_reply {
+        let why = format!("not answered: {reason}");
+        tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
+        return Ok(Some(Outcome::Ignored(why)));
+    }
+    let Some(sender) = env.sender.as_deref() else {
+        tx.set_inbound_outcome(id, InboundStatus::Ignored, "no sender address", now)?;
+        return Ok(Some(Outcome::Ignored("no sender address".into())));
+    };
+    // The mails of the last hour, this one included: the first `per_hour` are
+    // answered, the next gets one notice, the rest only their stored copy.
+    let recent = tx.inbound_times_from(sender, now - WINDOW)?.len();
+    let cap = settings.per_hour as usize;
+    if recent > cap {
+        let notice = recent == cap + 1;
+        if notice {
+            let body = format!(
+                "You have sent more than {cap} mails to this judge within an hour. \
+                 Further mails from you are not read until an hour has passed; \
+                 please send your commands again then.\n"
+            );
+            queue_short_reply(tx, settings, id, sender, &body, now)?;
+        }
+        tx.set_inbound_outcome(id, InboundStatus::Ignored, "rate limited", now)?;
+        return Ok(Some(Outcome::RateLimited { notice }));
+    }
+    if env.oversize {
+        let body = format!(
+            "Your mail ({} bytes) is larger than this judge accepts ({} bytes), so it \
+             was not read. Please send your commands as plain text, without attachments.\n",
+            env.size, settings.ingest.max_bytes
+        );
+        queue_short_reply(tx, settings, id, sender, &body, now)?;
+        tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too large", now)?;
+        return Ok(Some(Outcome::Oversize));
+    }
+    Ok(None)
+}
+
+fn queue_short_reply(
+    tx: &Tx<'_>,
+    settings: &IntakeSettings,
+    id: InboundId,
+    to: &str,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let recipients = [to.to_string()];
+    let subject = format!("[Error Flag] {}", settings.judge_name);
+    tx.queue_outbox(
+        &NewOutbox {
+            recipients: &recipients,
+            subject: &subject,
+            headers: &[],
+            body: &format!(":: Judge: {}\n\n{body}", settings.judge_name),
+            message: None,
+            in_reply_to: Some(id),
+            game: None,
+        },
+        now,
+    )?;
+    Ok(())
+}

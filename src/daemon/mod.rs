@@ -1,0 +1,235 @@
+//! The judge as a running program: mail in, the engine, deadlines, mail out.
+//!
+//! - `intake`: fetched mail → stored → guarded → applied → committed on the server.
+//! - `delivery`: outbox → composed once → sent → marked sent, with backoff.
+//! - `clock`: the time (system or fixed) and when to wake.
+//!
+//! [`run_once`] does one pass of everything and returns; [`run`] keeps going, with
+//! one task reading mail and watching deadlines and one task delivering the outbox.
+//! This file is the only place that spawns tasks.
+
+pub mod clock;
+pub mod delivery;
+pub mod intake;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::Notify;
+
+use crate::config::{Config, InboundConfig};
+use crate::game::{Engine, EngineConfig, EngineError};
+use crate::mail::IngestOptions;
+use crate::mail::inbound::{Inbound, InboundError};
+use crate::mail::outbound::{Outbound, SendError};
+use crate::store::{Store, StoreError};
+use delivery::{DeliveryReport, DeliverySettings, deliver_due};
+use intake::{IntakeReport, IntakeSettings, intake_batch};
+
+/// Why the daemon could not start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("reading mail: {0}")]
+    Inbound(#[from] InboundError),
+    #[error("sending mail: {0}")]
+    Outbound(#[from] SendError),
+    #[error("a daemon task stopped: {0}")]
+    Task(String),
+}
+
+/// What one pass did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassReport {
+    pub intake: IntakeReport,
+    /// Reading mail failed (the rest of the pass went on without new mail).
+    pub inbound_error: Option<String>,
+    /// Phases processed because their deadline had come.
+    pub processed: usize,
+    pub delivery: DeliveryReport,
+}
+
+/// The settings every part derives from the configuration.
+#[derive(Debug, Clone)]
+struct Parts {
+    intake: IntakeSettings,
+    delivery: DeliverySettings,
+    engine: EngineConfig,
+    poll: Duration,
+}
+
+impl Parts {
+    fn of(config: &Config) -> Parts {
+        let judge = &config.judge;
+        Parts {
+            intake: IntakeSettings {
+                ingest: IngestOptions {
+                    judge_address: judge.address.clone(),
+                    max_bytes: judge.max_mail_bytes,
+                },
+                judge_name: judge.name.clone(),
+                per_hour: judge.replies_per_hour,
+            },
+            delivery: DeliverySettings {
+                judge_address: judge.address.clone(),
+                judge_name: judge.name.clone(),
+            },
+            engine: EngineConfig {
+                judge_name: judge.name.clone(),
+            },
+            poll: Duration::from_secs(match &config.inbound {
+                InboundConfig::Imap(c) => c.poll_seconds.max(1),
+                InboundConfig::Maildir(c) => c.poll_seconds.max(1),
+            }),
+        }
+    }
+}
+
+/// One pass at `now`: every waiting mail, every due deadline, then the outbox.
+pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport, DaemonError> {
+    let parts = Parts::of(config);
+    let mut engine = Engine::open(&config.judge.database, parts.engine.clone())?;
+    let mut inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
+    let outbound = Outbound::from_config(&config.outbound)?;
+    let mut report = PassReport::default();
+    match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
+        Ok(r) => report.intake = r,
+        Err((r, e)) => {
+            report.intake = r;
+            report.inbound_error = Some(e.to_string());
+        }
+    }
+    report.processed = engine.process_due(now)?;
+    report.delivery = deliver_due(engine.store(), &outbound, &parts.delivery, now).await?;
+    Ok(report)
+}
+
+/// Reads batches until one brings nothing new to handle.
+async fn read_all(
+    inbound: &mut Inbound,
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    now: DateTime<Utc>,
+) -> Result<IntakeReport, (IntakeReport, InboundError)> {
+    let mut total = IntakeReport::default();
+    loop {
+        match intake_batch(inbound, engine, settings, now).await {
+            Ok(r) => {
+                let handled = r.handled();
+                add(&mut total, &r);
+                if handled == 0 {
+                    return Ok(total);
+                }
+            }
+            Err(e) => return Err((total, e)),
+        }
+    }
+}
+
+fn add(total: &mut IntakeReport, r: &IntakeReport) {
+    total.fetched += r.fetched;
+    total.applied += r.applied;
+    total.duplicates += r.duplicates;
+    total.ignored += r.ignored;
+    total.oversize += r.oversize;
+    total.rate_limited += r.rate_limited;
+    total.unreadable += r.unreadable;
+    total.deferred += r.deferred;
+}
+
+/// Runs until `shutdown` completes: one task reads mail and watches deadlines, one
+/// delivers the outbox (woken by the first whenever it may have queued mail).
+pub async fn run(config: &Config, shutdown: impl Future<Output = ()>) -> Result<(), DaemonError> {
+    let parts = Parts::of(config);
+    let engine = Engine::open(&config.judge.database, parts.engine.clone())?;
+    let store = Store::open(&config.judge.database)?;
+    let inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
+    let outbound = Outbound::from_config(&config.outbound)?;
+    let outbox_changed = Arc::new(Notify::new());
+    let mut reader = tokio::spawn(reader_loop(
+        engine,
+        inbound,
+        parts.clone(),
+        outbox_changed.clone(),
+    ));
+    let mut sender = tokio::spawn(sender_loop(store, outbound, parts.delivery, outbox_changed));
+    tracing::info!(judge = %config.judge.address, "running");
+    let result = tokio::select! {
+        () = shutdown => Ok(()),
+        r = &mut reader => Err(DaemonError::Task(format!("mail reader ended: {r:?}"))),
+        r = &mut sender => Err(DaemonError::Task(format!("mail sender ended: {r:?}"))),
+    };
+    reader.abort();
+    sender.abort();
+    tracing::info!("stopped");
+    result
+}
+
+async fn reader_loop(
+    mut engine: Engine,
+    mut inbound: Inbound,
+    parts: Parts,
+    outbox_changed: Arc<Notify>,
+) {
+    loop {
+        let now = Utc::now();
+        let unavailable = match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
+            Ok(_) => None,
+            Err((_, e)) => {
+                tracing::warn!(error = %e, "reading mail failed; will retry");
+                Some(e)
+            }
+        };
+        if let Err(e) = engine.process_due(now) {
+            tracing::error!(error = %e, "processing deadlines failed; will retry");
+        }
+        outbox_changed.notify_one();
+        let next = engine.next_wakeup().unwrap_or_else(|e| {
+            tracing::error!(error = %e, "reading the next deadline failed");
+            None
+        });
+        let pause = clock::sleep_for(Utc::now(), next, parts.poll);
+        if let Some(InboundError::Unavailable { retry_in }) = unavailable {
+            tokio::time::sleep(retry_in.min(pause)).await;
+            continue;
+        }
+        let started = tokio::time::Instant::now();
+        if let Err(e) = inbound.wait(pause).await {
+            tracing::warn!(error = %e, "waiting for mail failed");
+            // Never spin: a wait that failed at once still pauses a little.
+            let spent = started.elapsed();
+            let rest = Duration::from_secs(1).min(pause).saturating_sub(spent);
+            tokio::time::sleep(rest).await;
+        }
+    }
+}
+
+async fn sender_loop(
+    mut store: Store,
+    outbound: Outbound,
+    settings: DeliverySettings,
+    outbox_changed: Arc<Notify>,
+) {
+    const LOOK_EVERY: Duration = Duration::from_secs(60);
+    loop {
+        if let Err(e) = deliver_due(&mut store, &outbound, &settings, Utc::now()).await {
+            tracing::error!(error = %e, "delivery failed; will retry");
+        }
+        let next = store
+            .transaction(|tx| tx.next_outbox_attempt())
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, "reading the outbox failed");
+                None
+            });
+        let pause = clock::sleep_for(Utc::now(), next, LOOK_EVERY);
+        tokio::select! {
+            () = outbox_changed.notified() => {}
+            () = tokio::time::sleep(pause) => {}
+        }
+    }
+}
