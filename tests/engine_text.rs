@@ -141,3 +141,47 @@ fn a_stored_mail_is_applied_once() {
     assert_eq!(replies.len(), 1);
     assert!(replies[0].body.contains("there is no game named nosuch"));
 }
+
+#[test]
+fn press_reaches_the_powers_it_is_for() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "gossip".into();
+    table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?gossip gm-pw\n", None, table.now)
+        .unwrap();
+    join_all(&mut table, "gossip");
+    let before = table.outbox().len();
+    let body =
+        "SIGNON Fgossip pw-france\nPRESS TO ENGLAND\nShall we share the Channel?\nENDPRESS\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let sent: Vec<_> = table
+        .outbox()
+        .into_iter()
+        .skip(before)
+        .filter(|m| m.subject.contains("Press from"))
+        .collect();
+    let to: Vec<String> = sent.iter().flat_map(|m| m.recipients.clone()).collect();
+    assert_eq!(to.len(), 2, "{to:?}");
+    assert!(to.contains(&address("England")) && to.contains(&"gm@judge.test".to_string()));
+    assert!(!to.contains(&address("Germany")));
+    assert!(
+        sent.iter()
+            .all(|m| m.body.contains("Shall we share the Channel?")
+                && m.body.contains("Press from France"))
+    );
+    // Grey press is refused in a white-press game, and nothing is sent.
+    let count = table.outbox().len();
+    let body = "SIGNON Fgossip pw-france\nPRESS TO ALL GREY\nboo\nENDPRESS\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("only white"), "{}", a.reply_body);
+    assert_eq!(table.outbox().len(), count + 1, "only the reply");
+}

@@ -8,10 +8,10 @@ use chrono_tz::Tz;
 use super::clock::Weekdays;
 use super::docs::power_name;
 use super::model::PressKind;
-use super::request::{ClockField, Line, Request};
+use super::request::{ClockField, Line, PressTarget, Request};
 use crate::grammar::{
-    Body, ClockSetting, Command, Entry, OrderItem, PressSetting, RulesEdition, Seat,
-    command_canonical,
+    Body, ClockSetting, Command, Entry, OrderItem, PressColor, PressSetting, PressTo, RulesEdition,
+    Seat, command_canonical,
 };
 use crate::map::Map;
 
@@ -168,6 +168,20 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             R::SetAbsence { from, to }
         }
         Command::Phase(p) => R::Phase(*p),
+        Command::Press { to, color, text } => R::Press {
+            to: match to {
+                PressTo::All => PressTarget::All,
+                PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
+                PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
+            },
+            grey: matches!(color, Some(PressColor::Grey)),
+            text: text.clone(),
+        },
+        Command::Broadcast { text } => R::Press {
+            to: PressTarget::All,
+            grey: false,
+            text: text.clone(),
+        },
         Command::Process(_) => R::Process,
         Command::Rollback(p) => R::Rollback(*p),
         Command::Pause => R::Pause,

@@ -6,8 +6,8 @@
 
 pub mod advance;
 pub mod answers;
-pub mod audit;
 pub mod assign;
+pub mod audit;
 pub mod clock;
 pub mod describe;
 pub mod docs;

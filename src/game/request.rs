@@ -7,6 +7,14 @@ use super::model::PressKind;
 use crate::orders::Order;
 use crate::phase::{Phase, PhaseKind};
 
+/// Who a press message is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PressTarget {
+    All,
+    Powers(Vec<String>),
+    AllBut(Vec<String>),
+}
+
 /// One part of a phase kind's schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClockField {
@@ -113,6 +121,12 @@ pub enum Request {
     SetClock {
         kind: Option<PhaseKind>,
         field: ClockField,
+    },
+    /// `PRESS [TO ...] [GREY|WHITE] ... ENDPRESS`; `BROADCAST` is press to all, white.
+    Press {
+        to: PressTarget,
+        grey: bool,
+        text: String,
     },
     /// A command the engine does not carry out yet; answered as such.
     Unsupported(String),

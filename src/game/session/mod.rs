@@ -2,6 +2,7 @@
 //! name. A `SIGNON` sets who the following lines speak for.
 
 mod master;
+mod press;
 mod seats;
 mod votes;
 
@@ -453,6 +454,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 Ok(())
             }
             Resign => self.resign(line, text),
+            Press {
+                to,
+                grey,
+                text: message,
+            } => self.press(line, text, to, *grey, message),
             Unsupported(what) => {
                 self.ok(
                     text,
