@@ -65,7 +65,6 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "army",
     "fleet",
     "via",
-    "convoy",
     "maintain",
 ];
 
