@@ -374,6 +374,38 @@ async fn idle_wakes_on_new_mail() {
 }
 
 #[tokio::test]
+async fn without_idle_the_wait_polls() {
+    let stack = Stack::start();
+    let mut config = stack.imap(JUDGE, Security::StartTls);
+    config.idle = false;
+    config.poll_seconds = 1;
+    let mut inbound = ImapInbound::new(config, 64 * 1024).expect("client");
+    assert!(inbound.fetch().await.expect("connect").is_empty());
+    assert_eq!(
+        inbound
+            .wait(Duration::from_millis(200))
+            .await
+            .expect("wait"),
+        Wake::Timeout
+    );
+
+    stack
+        .smtp(Security::StartTls)
+        .send(&order_mail(PLAYER, "poll@example.test"))
+        .await
+        .expect("accepted");
+    let until = Instant::now() + PATIENCE;
+    while inbound.wait(Duration::from_secs(5)).await.expect("wait") != Wake::NewMail {
+        assert!(Instant::now() < until, "polling never saw the mail");
+    }
+    let mails = inbound.fetch().await.expect("fetch");
+    assert_eq!(
+        envelope(&mails[0]).message_id.as_deref(),
+        Some("poll@example.test")
+    );
+}
+
+#[tokio::test]
 async fn threaded_reply_reaches_the_players_mailbox() {
     let stack = Stack::start();
     let smtp = stack.smtp(Security::StartTls);
