@@ -331,7 +331,7 @@ impl Svg {
     fn dislodged(&mut self, map: &Map, layout: &Layout, report: &PhaseReport) {
         for d in &report.dislodged {
             let home = layout.point(d.unit.location);
-            let at = Pt::new(home.x + 14.0, home.y + 14.0);
+            let at = Pt::new(home.x + 18.0, home.y + 14.0);
             for option in &d.options {
                 let to = layout.point(*option);
                 let _ = writeln!(
