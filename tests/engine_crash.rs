@@ -233,11 +233,11 @@ fn main() -> ExitCode {
                 kills += 1;
             }
             child.wait().expect("reap");
-            if db.exists() {
-                if let Err(e) = check_consistent(&db) {
-                    eprintln!("trial {trial}: {e}");
-                    return ExitCode::FAILURE;
-                }
+            if db.exists()
+                && let Err(e) = check_consistent(&db)
+            {
+                eprintln!("trial {trial}: {e}");
+                return ExitCode::FAILURE;
             }
         }
         let status = spawn_child(&db).wait().expect("final run");

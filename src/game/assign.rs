@@ -59,15 +59,18 @@ impl Solver<'_> {
     }
 }
 
+/// `(address, power)` pairs.
+pub type Assignment = Vec<(String, String)>;
+
 /// Assigns one power to each applicant (at most as many applicants as powers,
 /// at most 64 powers). Returns `(address, power)` pairs and the draws made.
 pub fn assign_powers(
     secret: &LotSecret,
     applicants: &[Applicant],
     powers: &[String],
-) -> Result<(Vec<(String, String)>, Vec<Draw>), LotError> {
+) -> Result<(Assignment, Vec<Draw>), LotError> {
     let mut sorted = applicants.to_vec();
-    sorted.sort_by(|a, b| a.address.to_lowercase().cmp(&b.address.to_lowercase()));
+    sorted.sort_by_key(|a| a.address.to_lowercase());
     sorted.truncate(powers.len().min(64));
     let mut solver = Solver {
         applicants: &sorted,
@@ -78,8 +81,7 @@ pub fn assign_powers(
     let mut total = solver.best(0, 0);
     let mut result = Vec::new();
     let mut draws = Vec::new();
-    for k in 0..sorted.len() {
-        let a = &sorted[k];
+    for (k, a) in sorted.iter().enumerate() {
         let choices: Vec<String> = powers
             .iter()
             .enumerate()

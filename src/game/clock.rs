@@ -176,8 +176,8 @@ pub fn resolve_local(tz: Tz, local: NaiveDateTime) -> DateTime<Utc> {
             // offset before the gap (zones never change twice within a day).
             let before = local - Duration::days(1);
             let offset = match tz.from_local_datetime(&before) {
-                LocalResult::Single(t) => t.offset().clone(),
-                LocalResult::Ambiguous(a, _) => a.offset().clone(),
+                LocalResult::Single(t) => *t.offset(),
+                LocalResult::Ambiguous(a, _) => *a.offset(),
                 LocalResult::None => return Utc.from_utc_datetime(&local),
             };
             use chrono::Offset;

@@ -282,10 +282,13 @@ impl Table {
     }
 }
 
+/// Each phase of a script, with each power's orders.
+pub type Script = Vec<(Phase, Vec<(String, Vec<String>)>)>;
+
 /// A scripted game: phase headers (`S1901M`) each followed by lines
 /// `Power: order; order`. Blank lines and `#` comments are skipped.
-pub fn read_script(text: &str) -> Vec<(Phase, Vec<(String, Vec<String>)>)> {
-    let mut out: Vec<(Phase, Vec<(String, Vec<String>)>)> = Vec::new();
+pub fn read_script(text: &str) -> Script {
+    let mut out: Script = Vec::new();
     for raw in text.lines() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
