@@ -131,3 +131,31 @@ pub fn run(args: Args) -> ExitCode {
     let _ = out.flush();
     ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_json_object_per_line() {
+        let map = Map::standard();
+        let body = parse_body_in(
+            map,
+            "Hello\nSIGNON Fmygame secret\nA Par-Bur\nA Parris - Gas",
+            None,
+        );
+        let out: Vec<String> = body.lines.iter().map(|l| line_json(map, l)).collect();
+        assert_eq!(
+            out,
+            [
+                r#"{"line":1,"input":"Hello","ignored":true,"reason":"preamble"}"#,
+                r#"{"line":2,"input":"SIGNON Fmygame secret","parsed":"SIGNON F mygame ****"}"#,
+                r#"{"line":3,"input":"A Par-Bur","parsed":"A PAR - BUR"}"#,
+                r#"{"line":4,"input":"A Parris - Gas","error":"line 4, col 3: unknown province \"Parris\" - did you mean Paris (PAR)?","column":3}"#,
+            ]
+        );
+        for o in &out {
+            assert!(serde_json::from_str::<Value>(o).is_ok(), "{o}");
+        }
+    }
+}

@@ -281,8 +281,16 @@ impl Reader<'_> {
         }
         // `(*bounce*)` ends a pasted results line; a command keeps its text
         // (a password may hold those characters).
-        let first = code.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-        let code = if command::is_command_word(&first) { code } else { strip_result_marker(code) };
+        let first = code
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let code = if command::is_command_word(&first) {
+            code
+        } else {
+            strip_result_marker(code)
+        };
         let line = Line::new(code);
         let fix = |mut e: GrammarError| {
             e.line = n;

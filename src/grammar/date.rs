@@ -488,7 +488,11 @@ impl fmt::Display for DateSpec {
                 time,
                 zone,
             } => {
-                let m = (month as usize).checked_sub(1).and_then(|i| MONTHS.get(i)).copied().unwrap_or("???");
+                let m = (month as usize)
+                    .checked_sub(1)
+                    .and_then(|i| MONTHS.get(i))
+                    .copied()
+                    .unwrap_or("???");
                 write!(f, "{} {day}", m.to_uppercase())?;
                 write_time_zone(f, time, zone)
             }
