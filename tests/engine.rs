@@ -601,3 +601,53 @@ fn pause_and_resume_stop_and_restart_the_clock() {
     assert_eq!(table.as_master(vec![Request::Terminate]).errors, 0);
     assert_eq!(table.state().outcome, Some(Outcome::Terminated));
 }
+
+#[test]
+fn a_dislodged_unit_retreats_and_bad_retreats_are_refused() {
+    let mut table = Table::started("retreat", t("2026-01-05T12:00:00Z"));
+    assert_eq!(table.orders("France", &["A MAR - BUR"]).errors, 0);
+    assert_eq!(
+        table
+            .orders("Germany", &["A MUN - RUH", "A BER - MUN"])
+            .errors,
+        0
+    );
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert_eq!(
+        table
+            .orders("Germany", &["A RUH - BUR", "A MUN S A RUH - BUR"])
+            .errors,
+        0
+    );
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    assert_eq!(table.phase().to_string(), "F1901R");
+    // Only France owes orders now, and only for the dislodged army.
+    let a = table.orders("France", &["A BUR - RUH"]);
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("cannot retreat to Ruhr"),
+        "{}",
+        a.reply_body
+    );
+    let a = table.orders("France", &["A PAR - PIC"]);
+    assert!(a.errors > 0, "Paris was not dislodged: {}", a.reply_body);
+    let a = table.orders("France", &["A BUR - GAS"]);
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // Complete: the retreat phase is processed at once.
+    assert_eq!(a.processed, 1);
+    let s = table.state();
+    let board = s.position.unwrap();
+    assert!(
+        board
+            .units
+            .iter()
+            .any(|u| u.power == "France" && u.at == "GAS")
+    );
+    assert!(
+        board
+            .units
+            .iter()
+            .any(|u| u.power == "Germany" && u.at == "BUR")
+    );
+}

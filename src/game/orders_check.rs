@@ -223,3 +223,34 @@ pub fn owes_orders(map: &Map, position: &Position, power: Power) -> bool {
         PhaseKind::Adjustment => adjustment_need(map, position, power) != 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{Location, Province};
+    use crate::orders::UnitSpec;
+
+    fn at(p: u8) -> UnitSpec {
+        UnitSpec::at(Location::from(Province(p)))
+    }
+
+    #[test]
+    fn a_later_order_replaces_the_same_units_order_only() {
+        let old = [Order::Hold { unit: at(1) }, Order::Hold { unit: at(2) }];
+        let new = [Order::Move {
+            unit: at(1),
+            to: Province(3).into(),
+            via_convoy: false,
+        }];
+        let merged = merge(PhaseKind::Movement, &old, &new);
+        assert_eq!(merged, [new[0], old[1]]);
+    }
+
+    #[test]
+    fn adjustment_orders_replace_the_whole_set() {
+        let old = [Order::Build { unit: at(1) }, Order::Waive];
+        let new = [Order::Waive];
+        assert_eq!(merge(PhaseKind::Adjustment, &old, &new), new);
+        assert_eq!(merge(PhaseKind::Adjustment, &old, &[]), old);
+    }
+}
