@@ -185,3 +185,53 @@ fn press_reaches_the_powers_it_is_for() {
     assert!(a.reply_body.contains("only white"), "{}", a.reply_body);
     assert_eq!(table.outbox().len(), count + 1, "only the reply");
 }
+
+#[test]
+fn the_master_can_become_a_power_eject_a_player_and_set_grace() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "mastery".into();
+    table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?mastery gm-pw\n", None, table.now)
+        .unwrap();
+    join_all(&mut table, "mastery");
+    let body = "SIGNON Mmastery gm-pw\nBECOME ITALY\nA Ven - Tyr\n";
+    let a = table
+        .engine
+        .apply_text("gm@judge.test", body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.state().orders["Italy"].len(), 1);
+    let deadline = table.deadline();
+    let grace = (deadline + chrono::Duration::hours(48))
+        .format("%Y-%m-%d %H:%M")
+        .to_string();
+    let body = format!(
+        "SIGNON Mmastery gm-pw\nSET GRACE {grace} UTC\nEJECT {}\n",
+        address("Turkey")
+    );
+    let a = table
+        .engine
+        .apply_text("gm@judge.test", &body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let s = table.state();
+    assert_eq!(s.clock.grace, Some(deadline + chrono::Duration::hours(48)));
+    assert!(s.player_of("Turkey").is_none());
+    // A player cannot do what only the master may.
+    let a = table
+        .engine
+        .apply_text(
+            &address("France"),
+            "SIGNON Fmastery pw-france\nBECOME ITALY\n",
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(a.errors, 1);
+    assert!(
+        a.reply_body.contains("only the master of mastery"),
+        "{}",
+        a.reply_body
+    );
+}

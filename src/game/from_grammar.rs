@@ -189,6 +189,10 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Terminate => R::Terminate,
         Command::ForceBegin => R::ForceBegin,
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
+        Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
+        Command::Become(p) => R::Become(power_name(map, *p)),
+        Command::Eject(who) => R::Eject(who.clone()),
+        Command::Promote(address) => R::Promote(address.clone()),
         Command::SetClock { phase, setting } => R::SetClock {
             kind: Some(*phase),
             field: match setting {

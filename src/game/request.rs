@@ -117,6 +117,15 @@ pub enum Request {
     SetPress(PressKind),
     SetPartial(bool),
     SetRules(String),
+    /// `SET GRACE <date>`: the end of grace of the current phase.
+    SetGrace(DateTime<Utc>),
+    /// `BECOME <power>`: the master speaks for a power for the rest of the mail.
+    Become(String),
+    /// `EJECT <power|address>`: removes a player (the power is left without one) or
+    /// another member.
+    Eject(String),
+    /// `PROMOTE <address>`: makes a member a master too.
+    Promote(String),
     /// `SET MOVE|RETREAT|ADJUST CLOCK/NEXT/GRACE/DAYS ...`; `kind: None` sets every kind.
     SetClock {
         kind: Option<PhaseKind>,

@@ -2,10 +2,11 @@
 
 use serde_json::json;
 
-use super::Session;
+use super::{Context, Session, Who, power_by_initial};
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::model::Status;
+use crate::game::docs::power_name;
+use crate::game::model::{Role, Status};
 use crate::game::process::{self, map_for, position_of};
 use crate::game::request::{ClockField, Request};
 use crate::phase::{Phase, PhaseKind};
@@ -72,6 +73,100 @@ impl Session<'_, '_, '_> {
                     g.state.status = g.state.paused_from.take().unwrap_or(Status::Active);
                     advance::schedule(map, &mut g.state, now)?;
                     self.ok(text, format!("{name} is running again."));
+                }
+            }
+            SetGrace(t) => {
+                let deadline = self.work.game(&key).state.clock.deadline;
+                if !matches!(status, Status::Active | Status::Paused) {
+                    self.fail(line, text, format!("{name} is not running"));
+                } else if deadline.is_some_and(|d| *t < d) || *t <= self.now() {
+                    self.fail(
+                        line,
+                        text,
+                        "the end of grace must be in the future and not before the deadline",
+                    );
+                } else {
+                    self.work.game_mut(&key).state.clock.grace = Some(*t);
+                    let tz = self.work.zone_of(&self.sender);
+                    self.ok(
+                        text,
+                        format!("Grace ends {}.", crate::game::clock::format_in(*t, tz)),
+                    );
+                }
+            }
+            Become(power) => {
+                let g = self.work.game(&key);
+                let map = map_for(&g.state.settings.variant)?;
+                match power_by_initial(map, power).map(|p| power_name(map, p)) {
+                    Some(p) if matches!(status, Status::Active | Status::Paused) => {
+                        self.context = Some(Context {
+                            key: key.clone(),
+                            who: Who::Power(p.clone()),
+                        });
+                        self.target = None;
+                        self.ok(text, format!("You now speak for {p} in {name}."));
+                    }
+                    Some(_) => self.fail(line, text, format!("{name} is not running")),
+                    None => self.fail(line, text, format!("there is no power {power:?} in {name}")),
+                }
+            }
+            Eject(who) => {
+                let g = self.work.game(&key);
+                let map = map_for(&g.state.settings.variant)?;
+                let power = power_by_initial(map, who).map(|p| power_name(map, p));
+                let found = g.state.members.iter().position(|m| match &power {
+                    Some(p) => m.role == Role::Player && m.power.as_deref() == Some(p.as_str()),
+                    None => m.address.eq_ignore_ascii_case(who) && m.role != Role::Master,
+                });
+                match found {
+                    Some(i) => {
+                        let m = self.work.game_mut(&key).state.members.remove(i);
+                        let what = m
+                            .power
+                            .clone()
+                            .unwrap_or_else(|| format!("{:?}", m.role).to_lowercase());
+                        self.ok(
+                            text,
+                            format!("{} ({what}) is no longer in {name}.", m.address),
+                        );
+                    }
+                    None => self.fail(
+                        line,
+                        text,
+                        format!("{who} is not a player or member of {name}"),
+                    ),
+                }
+            }
+            Promote(address) => {
+                let g = self.work.game_mut(&key);
+                let hash = g
+                    .state
+                    .members
+                    .iter()
+                    .find(|m| m.address.eq_ignore_ascii_case(address))
+                    .map(|m| m.password_hash.clone());
+                match hash {
+                    Some(_)
+                        if g.state
+                            .masters()
+                            .any(|m| m.address.eq_ignore_ascii_case(address)) =>
+                    {
+                        self.fail(
+                            line,
+                            text,
+                            format!("{address} is already a master of {name}"),
+                        )
+                    }
+                    Some(hash) => {
+                        g.state
+                            .members
+                            .push(super::member_with_hash(address, Role::Master, hash));
+                        self.ok(
+                            text,
+                            format!("{address} is now a master of {name} (same password)."),
+                        );
+                    }
+                    None => self.fail(line, text, format!("{address} is not a member of {name}")),
                 }
             }
             Terminate => {

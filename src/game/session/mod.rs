@@ -472,18 +472,22 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
 }
 
 fn member(address: &str, role: Role, password: &str) -> Result<Member, EngineError> {
-    Ok(Member {
+    Ok(member_with_hash(address, role, hash_password(password)?))
+}
+
+fn member_with_hash(address: &str, role: Role, password_hash: String) -> Member {
+    Member {
         address: address.to_string(),
         role,
         power: None,
-        password_hash: hash_password(password)?,
+        password_hash,
         preferences: Vec::new(),
         wait: false,
         draw: None,
         concede: None,
         absences: Vec::new(),
         abandoned: false,
-    })
+    }
 }
 
 /// A power by initial (`F`), name or adjective.
