@@ -9,11 +9,11 @@ use serde_json::Value;
 use crate::adjudicate_json::read_request;
 use crate::game::docs::{PositionDoc, PowerOrderDoc};
 use crate::grammar::parse_order_in;
-use crate::judge::{Adjudication, Countries, Edition, Position, Rules, adjudicate};
+use crate::judge::{Countries, Edition, Position, Rules};
 use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};
 use crate::phase::{Phase, PhaseKind};
-use crate::report::{GameInfo, Layout, PhaseInput, PhaseReport, png, svg};
+use crate::report::{GameInfo, Layout, PhaseReport, Replay, png, svg};
 use crate::store::Store;
 
 #[derive(clap::Args)]
@@ -102,8 +102,7 @@ fn read_order(map: &Map, kind: PhaseKind, text: &str) -> Result<(Option<Power>, 
         .map_err(|e| e.detail())
 }
 
-/// The report of a phase: adjudicated again from the position and orders (the
-/// adjudicator is deterministic), with the stored result as the board after.
+/// The report of a phase, adjudicated again from the position and orders.
 fn report_of(
     map: &Map,
     rules: &Rules,
@@ -112,26 +111,16 @@ fn report_of(
     orders: &[PowerOrder],
     after: Option<Position>,
 ) -> PhaseReport {
-    let mut adjudication = if orders.is_empty() {
-        // Nothing to adjudicate: draw the position as it stands.
-        Adjudication {
-            resolutions: Vec::new(),
-            after: before.clone(),
-        }
-    } else {
-        adjudicate(map, rules, &Countries, before, orders)
-    };
-    if let Some(after) = after {
-        adjudication.after = after;
-    }
-    let input = PhaseInput {
+    let replay = Replay {
         info,
+        allegiance: &Countries,
         before,
-        adjudication: &adjudication,
+        orders,
+        after: after.as_ref(),
         deadline: None,
         game_over: false,
     };
-    PhaseReport::build(map, &input)
+    PhaseReport::replay(map, rules, &replay)
 }
 
 fn from_store(

@@ -18,9 +18,39 @@ pub mod why;
 
 pub use layout::Layout;
 pub use model::{
-    DislodgedUnit, GameInfo, NextPhase, PhaseInput, PhaseReport, PowerSummary, ResolvedOrder,
+    DislodgedUnit, GameInfo, NextPhase, PhaseInput, PhaseReport, PowerSummary, Replay,
+    ResolvedOrder,
 };
 pub use view::{OwnOnly, Public, Recipient, Role, View};
 
+use crate::map::Map;
+
 #[cfg(test)]
 mod tests;
+
+/// The report text `who` receives: the model seen through `view`, laid out.
+pub fn report_text(map: &Map, report: &PhaseReport, view: &dyn View, who: &Recipient) -> String {
+    text::render(map, &report.seen_by(view, who), who)
+}
+
+/// The board after the phase as `who` may see it, as SVG.
+pub fn board_svg(
+    map: &Map,
+    layout: &Layout,
+    report: &PhaseReport,
+    view: &dyn View,
+    who: &Recipient,
+) -> String {
+    svg::render(map, layout, &report.seen_by(view, who))
+}
+
+/// The board after the phase as `who` may see it, as PNG, 1000 pixels wide.
+pub fn board_png(
+    map: &Map,
+    layout: &Layout,
+    report: &PhaseReport,
+    view: &dyn View,
+    who: &Recipient,
+) -> Result<Vec<u8>, png::PngError> {
+    png::render(&board_svg(map, layout, report, view, who), Some(1000))
+}

@@ -10,9 +10,12 @@ use chrono::{DateTime, Utc};
 
 use super::names;
 use super::why;
-use crate::judge::{Adjudication, Position, Resolution, Unit, Verdict, retreat_options};
+use crate::judge::{
+    Adjudication, Allegiance, Position, Resolution, Rules, Unit, Verdict, adjudicate,
+    retreat_options,
+};
 use crate::map::{Location, Map, Power, Province};
-use crate::orders::Order;
+use crate::orders::{Order, PowerOrder};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// Who the report is about: the game, the judge, and where this phase stands in
@@ -127,6 +130,18 @@ pub struct PhaseInput<'a> {
     pub game_over: bool,
 }
 
+/// A stored phase to report again (see [`PhaseReport::replay`]).
+#[derive(Clone)]
+pub struct Replay<'a> {
+    pub info: GameInfo,
+    pub allegiance: &'a dyn Allegiance,
+    pub before: &'a Position,
+    pub orders: &'a [PowerOrder],
+    pub after: Option<&'a Position>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub game_over: bool,
+}
+
 impl PhaseReport {
     /// Builds the model of one processed phase.
     pub fn build(map: &Map, input: &PhaseInput<'_>) -> PhaseReport {
@@ -157,6 +172,33 @@ impl PhaseReport {
             after: after.clone(),
             notices: Vec::new(),
         }
+    }
+
+    /// Builds the model again from a phase as stored: the position before it and
+    /// the orders given. The adjudicator is deterministic, so the resolutions
+    /// come out as they did; `after`, when given, is the stored result and is
+    /// drawn as such.
+    pub fn replay(map: &Map, rules: &Rules, replay: &Replay<'_>) -> PhaseReport {
+        let mut adjudication = if replay.orders.is_empty() && replay.after.is_none() {
+            // Nothing was played: the position as it stands.
+            Adjudication {
+                resolutions: Vec::new(),
+                after: replay.before.clone(),
+            }
+        } else {
+            adjudicate(map, rules, replay.allegiance, replay.before, replay.orders)
+        };
+        if let Some(after) = replay.after {
+            adjudication.after = after.clone();
+        }
+        let input = PhaseInput {
+            info: replay.info.clone(),
+            before: replay.before,
+            adjudication: &adjudication,
+            deadline: replay.deadline,
+            game_over: replay.game_over,
+        };
+        PhaseReport::build(map, &input)
     }
 
     /// The orders that failed, for the "why" section.
