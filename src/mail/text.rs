@@ -5,18 +5,22 @@
 //! the judge's whole report. Those quoted lines name orders and units too, so they
 //! must never reach the order grammar.
 
-/// Lines that introduce an attribution when the client wraps it over two lines.
-const ATTRIBUTION_ENDINGS: &[&str] = &[
-    "wrote:",
-    "writes:",
-    "schrieb:",
-    "a écrit :",
-    "a écrit:",
-    "escribió:",
-    "scrisse:",
-    "skrev:",
-    "schreef:",
+/// Verbs of the attribution line clients put above a quote ("On … Alice wrote:",
+/// "Am … schrieb Alice <a@x>:", "Le … a écrit :", …).
+const ATTRIBUTION_VERBS: &[&str] = &[
+    "wrote",
+    "writes",
+    "schrieb",
+    "écrit",
+    "escribió",
+    "scrisse",
+    "skrev",
+    "schreef",
+    "napisał",
 ];
+
+/// First words of an attribution that a client wrapped over two lines.
+const ATTRIBUTION_STARTS: &[&str] = &["On ", "Am ", "Le ", "El ", "Il ", "Op ", "Den ", "W dniu "];
 
 /// Markers after which a client (Outlook and friends) appends the whole earlier mail
 /// without `>` quoting.
@@ -106,7 +110,9 @@ fn is_attribution(lines: &[&str], i: usize) -> bool {
         return introduces_quote(lines, i);
     }
     // First half of a wrapped attribution: "On Mon, 23 Nov 2026, Judge <" / "judge@x> wrote:".
-    line.starts_with("On ")
+    ATTRIBUTION_STARTS
+        .iter()
+        .any(|start| line.starts_with(start))
         && lines
             .get(i + 1)
             .map(|next| next.trim())
@@ -116,7 +122,7 @@ fn is_attribution(lines: &[&str], i: usize) -> bool {
 
 fn ends_like_attribution(line: &str) -> bool {
     let lower = line.to_lowercase();
-    ATTRIBUTION_ENDINGS.iter().any(|e| lower.ends_with(e))
+    lower.ends_with(':') && ATTRIBUTION_VERBS.iter().any(|verb| lower.contains(verb))
 }
 
 /// An attribution line is followed by quoted text (or ends the mail when the quote was
@@ -167,6 +173,18 @@ mod tests {
     fn wrapped_attribution_is_left_out() {
         let body = "F Lon - NTH\nOn Mon, 23 Nov 2026 at 10:00, Legate Judge <\njudge@judge.test> wrote:\n\n> orders\n";
         assert_eq!(authored_lines(body), vec!["F Lon - NTH"]);
+    }
+
+    #[test]
+    fn attributions_in_other_languages_are_left_out() {
+        for attribution in [
+            "Am Mo., 23. Nov. 2026 um 10:00 Uhr schrieb Legate <judge@judge.test>:",
+            "Le lun. 23 nov. 2026 à 10:00, Legate <judge@judge.test> a écrit :",
+            "El lun, 23 nov 2026 a las 10:00, Legate (<judge@judge.test>) escribió:",
+        ] {
+            let body = format!("A Par H\n\n{attribution}\n> A Par - Bur\n");
+            assert_eq!(authored_lines(&body), vec!["A Par H"], "{attribution}");
+        }
     }
 
     #[test]
