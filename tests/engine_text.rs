@@ -235,3 +235,53 @@ fn the_master_can_become_a_power_eject_a_player_and_set_grace() {
         a.reply_body
     );
 }
+
+#[test]
+fn a_player_changes_the_password() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "secret".into();
+    table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?secret gm-pw\n", None, table.now)
+        .unwrap();
+    join_all(&mut table, "secret");
+    let a = table
+        .engine
+        .apply_text(
+            &address("Austria"),
+            "SIGNON Asecret pw-austria\nSET PASSWORD hunter22\n",
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        !a.reply_body.contains("hunter22"),
+        "passwords are not echoed"
+    );
+    let old = table
+        .engine
+        .apply_text(
+            &address("Austria"),
+            "SIGNON Asecret pw-austria\n",
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert!(
+        old.reply_body
+            .contains("wrong password for Austria in secret"),
+        "{}",
+        old.reply_body
+    );
+    let new = table
+        .engine
+        .apply_text(
+            &address("Austria"),
+            "SIGNON Asecret hunter22\n",
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(new.errors, 0, "{}", new.reply_body);
+}

@@ -147,6 +147,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             R::SetPreference(groups.iter().map(|g| names(map, g)).collect())
         }
         Command::SetTimezone(zone) => R::SetTimezone(zone.name().to_string()),
+        Command::SetPassword(pw) => R::SetPassword(pw.clone()),
         Command::List(g) => R::List(g.clone()),
         Command::History { game, .. } => R::History(game.clone()),
         Command::Summary(g) => R::Summary(g.clone()),

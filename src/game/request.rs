@@ -88,6 +88,8 @@ pub enum Request {
     /// Powers, most wanted first; a group holds equal choices.
     SetPreference(Vec<Vec<String>>),
     SetTimezone(String),
+    /// `SET PASSWORD <new>`: for the seat signed on to.
+    SetPassword(String),
     SetWait(bool),
     /// `SET DRAW [powers]` (`Some`, empty = every survivor) or `NO DRAW` (`None`).
     SetDraw(Option<Vec<String>>),

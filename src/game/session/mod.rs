@@ -433,6 +433,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Observe { game, password } => self.observe(line, text, game, password),
             SetPreference(groups) => self.set_preference(line, text, groups),
             SetTimezone(zone) => self.set_timezone(line, text, zone),
+            SetPassword(pw) => self.set_password(line, text, pw),
             SetWait(on) => self.set_wait(line, text, *on),
             SetDraw(vote) => self.set_draw(line, text, vote.clone()),
             SetConcede(to) => self.set_concede(line, text, to.clone()),

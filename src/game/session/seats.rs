@@ -350,4 +350,53 @@ impl Session<'_, '_, '_> {
         );
         Ok(())
     }
+
+    pub(super) fn set_password(
+        &mut self,
+        line: usize,
+        text: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        if password.len() < 4 {
+            self.fail(line, text, "a password needs at least 4 characters");
+            return Ok(());
+        }
+        let hash = crate::store::hash_password(password)?;
+        let sender = self.sender.clone();
+        let g = self.work.game_mut(&ctx.key);
+        let name = g.state.name.clone();
+        let seat = match &ctx.who {
+            Who::Power(p) => g.state.player_of_mut(p),
+            Who::Master => g
+                .state
+                .members
+                .iter_mut()
+                .find(|m| m.role == Role::Master && m.address.eq_ignore_ascii_case(&sender)),
+            Who::Observer => g
+                .state
+                .members
+                .iter_mut()
+                .find(|m| m.role == Role::Observer && m.address.eq_ignore_ascii_case(&sender)),
+            Who::Joined => g
+                .state
+                .members
+                .iter_mut()
+                .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender)),
+        };
+        match seat {
+            Some(m) => {
+                m.password_hash = hash;
+                self.ok(text, format!("Your password for {name} is changed."));
+            }
+            None => self.fail(
+                line,
+                text,
+                format!("you have no seat in {name} whose password you may change"),
+            ),
+        }
+        Ok(())
+    }
 }
