@@ -508,3 +508,13 @@ fn board_picture_of_a_phase_with_dislodgements() {
         eprintln!("no system fonts: the picture was drawn without its text");
     }
 }
+
+#[test]
+fn history_replays_reports_in_order() {
+    let reports = [spring_1901().report, fall_1901().report];
+    let text = legate::report::summary::history(map(), &reports, &Public, &observer());
+    let spring = text.find("Movement results for Spring of 1901.").expect("spring");
+    let fall = text.find("Movement results for Fall of 1901.").expect("fall");
+    assert!(spring < fall);
+    assert_eq!(text.matches(&"-".repeat(text::WIDTH)).count(), 1);
+}

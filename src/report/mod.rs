@@ -6,11 +6,13 @@
 //! - [`text`]: the classic results listing, line for line.
 //! - [`why`]: plain words for each failed order.
 //! - `layout`, `svg`, `png`: the board as SVG and PNG.
+//! - [`summary`]: the `SUMMARY` table and `HISTORY` replays.
 
 pub mod layout;
 pub mod model;
 pub mod names;
 pub mod png;
+pub mod summary;
 pub mod svg;
 pub mod text;
 pub mod view;
