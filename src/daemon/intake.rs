@@ -90,8 +90,11 @@ pub async fn intake_batch(
                 tracing::info!(key = ?mail.key, ?outcome, "mail handled");
                 report.count(&outcome);
                 match inbound.commit(&mail.key).await {
+                    Ok(()) => {}
                     // Someone else removed it: it is handled here, nothing is lost.
-                    Ok(()) | Err(InboundError::Gone(_)) => {}
+                    Err(InboundError::Gone(key)) => {
+                        tracing::warn!(?key, "mail gone before it could be marked done");
+                    }
                     Err(e) => return Err(e),
                 }
             }

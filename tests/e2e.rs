@@ -1,0 +1,757 @@
+//! The judge end to end against real servers: Dovecot (IMAP) and Postfix (SMTP)
+//! started by scripts/mail-servers.sh on loopback. Players are plain SMTP clients
+//! and read their mail over IMAP; the judge is `legate run` (as a program) or the
+//! daemon's one-pass API.
+//! Needs the Debian packages dovecot-imapd, dovecot-lmtpd and postfix, and root
+//! (`.ci/run` installs them).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use legate::config::{Config, ImapConfig, Secret, Security, SmtpConfig};
+use legate::daemon::run_once;
+use legate::game::{Engine, EngineConfig};
+use legate::mail::RenderedMail;
+use legate::mail::inbound::{ImapInbound, InboundError, InboundMail};
+use legate::mail::outbound::SmtpOutbound;
+use mail_parser::{Message, MessageParser};
+use tokio::time::Instant;
+
+const JUDGE: &str = "judge@judge.test";
+const MASTER: &str = "gm@example.test";
+const GAME: &str = "e2e";
+const PATIENCE: Duration = Duration::from_secs(20);
+const POWERS: [(&str, &str); 7] = [
+    ("A", "austria@example.test"),
+    ("E", "england@example.test"),
+    ("F", "france@example.test"),
+    ("G", "germany@example.test"),
+    ("I", "italy@example.test"),
+    ("R", "russia@example.test"),
+    ("T", "turkey@example.test"),
+];
+
+/// One Dovecot + Postfix pair and a judge folder; the servers stop when dropped.
+struct Stack {
+    dir: tempfile::TempDir,
+    base: u16,
+}
+
+static NEXT: AtomicU16 = AtomicU16::new(0);
+
+/// Ports 12000–19499, apart from the mail layer's tests; each stack takes five.
+fn candidate_base() -> u16 {
+    let n = u32::from(NEXT.fetch_add(1, Ordering::Relaxed));
+    let slot = (std::process::id().wrapping_mul(7919).wrapping_add(n * 17)) % 1500;
+    12000 + (slot * 5) as u16
+}
+
+fn port_free(port: u16) -> bool {
+    std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+}
+
+impl Stack {
+    fn start() -> Stack {
+        for _ in 0..10 {
+            let base = candidate_base();
+            if !(0..5).all(|i| port_free(base + i)) {
+                continue;
+            }
+            let stack = Stack {
+                dir: tempfile::tempdir().expect("tempdir"),
+                base,
+            };
+            if stack.script(&["start", &stack.dir_str(), &base.to_string()]) {
+                return stack;
+            }
+        }
+        panic!("could not start the mail servers (see messages above)");
+    }
+
+    fn dir_str(&self) -> String {
+        self.dir.path().display().to_string()
+    }
+
+    fn script(&self, args: &[&str]) -> bool {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
+        let out = Command::new("bash")
+            .arg(script)
+            .args(args)
+            .output()
+            .expect("run bash");
+        if !out.status.success() {
+            eprintln!(
+                "mail-servers.sh {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        out.status.success()
+    }
+
+    fn cert(&self) -> PathBuf {
+        self.dir.path().join("cert.pem")
+    }
+
+    /// The judge's configuration file: IMAP with STARTTLS, SMTP with STARTTLS and login.
+    fn judge_config(&self) -> PathBuf {
+        self.judge_config_with(true)
+    }
+
+    /// `smtp_login`: whether the judge logs in to send (Postfix asks Dovecot to check).
+    fn judge_config_with(&self, smtp_login: bool) -> PathBuf {
+        let judge = self.dir.path().join("judge");
+        fs::create_dir_all(&judge).expect("judge dir");
+        let cert = self.cert().display().to_string();
+        let text = format!(
+            "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\n\
+             [inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap}\n\
+             security = \"starttls\"\nusername = \"{JUDGE}\"\nmailbox = \"INBOX\"\n\
+             poll_seconds = 1\nca_file = \"{cert}\"\n\n\
+             [outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp}\n\
+             security = \"starttls\"\n{login}ca_file = \"{cert}\"\n\
+             timeout_seconds = 5\n",
+            login = if smtp_login {
+                format!("username = \"{JUDGE}\"\n")
+            } else {
+                String::new()
+            },
+            imap = self.base,
+            smtp = self.base + 1,
+        );
+        let path = judge.join("legate.toml");
+        fs::write(&path, text).expect("config");
+        path
+    }
+
+    fn config(&self) -> Config {
+        Config::parse(
+            &fs::read_to_string(self.judge_config()).expect("config"),
+            Some(&self.dir.path().join("judge")),
+            |_| Some("pw".to_string()),
+        )
+        .expect("config parses")
+    }
+
+    fn database(&self) -> PathBuf {
+        self.dir.path().join("judge/legate.db")
+    }
+
+    fn smtp(&self) -> SmtpOutbound {
+        SmtpOutbound::new(&SmtpConfig {
+            host: "127.0.0.1".into(),
+            port: self.base + 1,
+            security: Security::StartTls,
+            username: None,
+            password: None,
+            ca_file: Some(self.cert()),
+            timeout_seconds: 5,
+        })
+        .expect("smtp transport")
+    }
+
+    fn imap(&self, user: &str) -> ImapInbound {
+        ImapInbound::new(
+            ImapConfig {
+                host: "127.0.0.1".into(),
+                port: self.base,
+                security: Security::StartTls,
+                username: user.into(),
+                password: Secret("pw".into()),
+                mailbox: "INBOX".into(),
+                processed_mailbox: None,
+                poll_seconds: 3600,
+                idle: false,
+                ca_file: Some(self.cert()),
+            },
+            1 << 20,
+        )
+        .expect("imap client")
+    }
+
+    fn maildir(&self, user: &str) -> PathBuf {
+        self.dir.path().join("mail").join(user).join("Maildir")
+    }
+
+    /// Mails delivered to `user` so far (read or not).
+    fn delivered(&self, user: &str) -> usize {
+        ["new", "cur"]
+            .iter()
+            .map(|sub| {
+                fs::read_dir(self.maildir(user).join(sub))
+                    .map(|d| d.count())
+                    .unwrap_or(0)
+            })
+            .sum()
+    }
+
+    async fn wait_delivered(&self, user: &str, n: usize) {
+        let until = Instant::now() + PATIENCE;
+        while self.delivered(user) < n {
+            assert!(
+                Instant::now() < until,
+                "{user} has {} mails, expected {n}",
+                self.delivered(user)
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Ends one server's process group (Postfix or Dovecot) and waits for its port.
+    fn kill_master(&self, pid_file: &str, port: u16) {
+        let pid = fs::read_to_string(self.dir.path().join(pid_file)).expect("pid file");
+        let pid = pid.trim();
+        let status = Command::new("kill")
+            .args(["-TERM", "--", &format!("-{pid}")])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {pid}");
+        wait_port(port, false);
+        let _ = fs::remove_file(self.dir.path().join(pid_file));
+    }
+
+    fn stop_postfix(&self) {
+        self.kill_master("postfix/spool/pid/master.pid", self.base + 1);
+    }
+
+    fn start_postfix(&self) {
+        let status = Command::new("/usr/lib/postfix/sbin/master")
+            .arg("-w")
+            .env("MAIL_CONFIG", self.dir.path().join("postfix"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("postfix master");
+        assert!(status.success(), "postfix did not start");
+        wait_port(self.base + 1, true);
+    }
+
+    fn stop_dovecot(&self) {
+        self.kill_master("dovecot/run/master.pid", self.base);
+    }
+
+    fn start_dovecot(&self) {
+        let status = Command::new("dovecot")
+            .arg("-c")
+            .arg(self.dir.path().join("dovecot.conf"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("dovecot");
+        assert!(status.success(), "dovecot did not start");
+        wait_port(self.base, true);
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        self.script(&["stop", &self.dir_str()]);
+    }
+}
+
+fn wait_port(port: u16, open: bool) {
+    let until = std::time::Instant::now() + PATIENCE;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() != open {
+        assert!(
+            std::time::Instant::now() < until,
+            "port {port} never became {}",
+            if open { "open" } else { "closed" }
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn t(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s)
+        .expect("time")
+        .with_timezone(&Utc)
+}
+
+/// A mail from a player to the judge, as raw RFC 5322 text.
+struct PlayerMail<'a> {
+    from: &'a str,
+    id: String,
+    subject: &'a str,
+    /// Header fields after the usual ones (content type, threading).
+    extra: String,
+    body: String,
+}
+
+impl PlayerMail<'_> {
+    fn plain<'a>(from: &'a str, id: &str, subject: &'a str, body: &str) -> PlayerMail<'a> {
+        PlayerMail {
+            from,
+            id: id.to_string(),
+            subject,
+            extra: "Content-Type: text/plain; charset=utf-8\r\n".into(),
+            body: body.to_string(),
+        }
+    }
+
+    fn rendered(&self) -> RenderedMail {
+        let text = format!(
+            "From: {from}\r\nTo: {JUDGE}\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\n\
+             Date: Mon, 1 Mar 2027 09:00:00 +0000\r\nMIME-Version: 1.0\r\n{extra}\r\n{body}\r\n",
+            from = self.from,
+            subject = self.subject,
+            id = self.id,
+            extra = self.extra,
+            body = self.body.replace("\r\n", "\n").replace('\n', "\r\n"),
+        );
+        RenderedMail {
+            message_id: self.id.clone(),
+            from: self.from.to_string(),
+            to: vec![JUDGE.into()],
+            bytes: text.into_bytes(),
+        }
+    }
+}
+
+async fn send_all(stack: &Stack, mails: &[PlayerMail<'_>]) {
+    let smtp = stack.smtp();
+    let before = stack.delivered(JUDGE);
+    for mail in mails {
+        smtp.send(&mail.rendered())
+            .await
+            .expect("the server accepts");
+    }
+    stack.wait_delivered(JUDGE, before + mails.len()).await;
+}
+
+/// `legate run --config FILE --once --now TIME`; returns its standard output.
+fn legate_once(config: &Path, now: DateTime<Utc>) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_legate"))
+        .args(["run", "--once", "--config"])
+        .arg(config)
+        .args(["--now", &now.to_rfc3339()])
+        .env("LEGATE_INBOUND_PASSWORD", "pw")
+        .env("LEGATE_OUTBOUND_PASSWORD", "pw")
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("run legate");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "legate run --once failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Every mail in `user`'s mailbox, read over IMAP.
+async fn mailbox(stack: &Stack, user: &str) -> Vec<InboundMail> {
+    let mut imap = stack.imap(user);
+    let until = Instant::now() + PATIENCE;
+    loop {
+        match imap.fetch().await {
+            Ok(mails) => return mails,
+            Err(InboundError::Unavailable { .. }) => {}
+            Err(e) => panic!("IMAP for {user}: {e}"),
+        }
+        assert!(Instant::now() < until, "IMAP for {user} never answered");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn parsed(mail: &InboundMail) -> Message<'_> {
+    MessageParser::default().parse(&mail.raw).expect("a mail")
+}
+
+fn subject_of(mail: &InboundMail) -> String {
+    parsed(mail).subject().unwrap_or("").to_string()
+}
+
+fn text_of(mail: &InboundMail) -> String {
+    parsed(mail)
+        .body_text(0)
+        .map(|b| b.into_owned())
+        .unwrap_or_default()
+}
+
+/// The mail with a subject containing `part`, if exactly one has it.
+fn one_with<'a>(mails: &'a [InboundMail], part: &str) -> &'a InboundMail {
+    let found: Vec<&InboundMail> = mails
+        .iter()
+        .filter(|m| subject_of(m).contains(part))
+        .collect();
+    let subjects: Vec<String> = mails.iter().map(subject_of).collect();
+    assert_eq!(found.len(), 1, "one mail with {part:?} among {subjects:?}");
+    found[0]
+}
+
+/// A mail as a plain client shows it: decoded header fields, then the text.
+fn as_client_shows(mail: &InboundMail) -> String {
+    let msg = parsed(mail);
+    let addr = |a: Option<&mail_parser::Address<'_>>| {
+        a.and_then(|a| a.first())
+            .map(|a| match (a.name(), a.address()) {
+                (Some(n), Some(x)) => format!("{n} <{x}>"),
+                (None, Some(x)) => x.to_string(),
+                _ => String::new(),
+            })
+            .unwrap_or_default()
+    };
+    let mut out = String::new();
+    out.push_str(&format!("From: {}\n", addr(msg.from())));
+    out.push_str(&format!("To: {}\n", addr(msg.to())));
+    out.push_str(&format!("Subject: {}\n", msg.subject().unwrap_or("")));
+    if let Some(d) = msg.date() {
+        out.push_str(&format!("Date: {}\n", d.to_rfc822()));
+    }
+    out.push_str(&format!(
+        "Message-ID: <{}>\n",
+        msg.message_id().unwrap_or("")
+    ));
+    if let Some(r) = msg.in_reply_to().as_text() {
+        out.push_str(&format!("In-Reply-To: <{r}>\n"));
+    }
+    let auto = msg
+        .header_raw("Auto-Submitted")
+        .map(str::trim)
+        .unwrap_or("(missing)");
+    out.push_str(&format!("Auto-Submitted: {auto}\n\n"));
+    out.push_str(&text_of(mail));
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_game_by_mail() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+
+    // The Gamemaster creates the game.
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "create@example.test",
+            "A new game",
+            &format!("CREATE ?{GAME} gm-secret standard\n"),
+        )],
+    )
+    .await;
+    legate_once(&config, t0);
+    stack.wait_delivered(MASTER, 1).await;
+
+    // Seven players join, each with a preference list.
+    let joins: Vec<PlayerMail> = POWERS
+        .iter()
+        .map(|(power, address)| {
+            let others: String = POWERS.iter().map(|p| p.0).filter(|p| p != power).collect();
+            PlayerMail::plain(
+                address,
+                &format!("join-{power}@example.test"),
+                "Joining",
+                &format!("Hello!\n\nSIGNON ?{GAME} pw-{power}\nSET PREFERENCE {power}{others}\n"),
+            )
+        })
+        .collect();
+    send_all(&stack, &joins).await;
+    let out = legate_once(&config, minutes(5));
+    assert!(out.contains("applied 7"), "{out}");
+    for (_, address) in POWERS {
+        // The answer to the sign-on and the announcement that the game starts.
+        stack.wait_delivered(address, 2).await;
+    }
+
+    // Spring 1901 orders: one HTML-only mail, one with a typo, one asking to wait.
+    let orders = |power: &str, lines: &str| format!("SIGNON {power}{GAME} pw-{power}\n{lines}\n");
+    let html = "<html><body><p>SIGNON Ee2e pw-E<br>F Lon-Nth<br>F Edi-Nwg<br>\
+                A Lvp-Yor</p><div class=\"moz-signature\">-- <br>Edith</div></body></html>";
+    let spring = [
+        PlayerMail::plain(
+            POWERS[0].1,
+            "s-A@example.test",
+            "orders",
+            &orders("A", "A Vie-Gal\nA Bud-Ser\nF Tri-Alb"),
+        ),
+        PlayerMail {
+            from: POWERS[1].1,
+            id: "s-E@example.test".into(),
+            subject: "orders",
+            extra: "Content-Type: text/html; charset=utf-8\r\n".into(),
+            body: html.into(),
+        },
+        PlayerMail::plain(
+            POWERS[2].1,
+            "s-F1@example.test",
+            "my orders",
+            &orders("F", "A Parris-Bur\nA Mar-Spa\nF Bre-Mid"),
+        ),
+        PlayerMail::plain(
+            POWERS[3].1,
+            "s-G@example.test",
+            "orders",
+            &orders("G", "A Ber-Kie\nA Mun-Ruh\nF Kie-Den"),
+        ),
+        PlayerMail::plain(
+            POWERS[4].1,
+            "s-I@example.test",
+            "orders",
+            &orders("I", "A Rom-Apu\nA Ven H\nF Nap-Ion"),
+        ),
+        PlayerMail::plain(
+            POWERS[5].1,
+            "s-R@example.test",
+            "orders",
+            &orders("R", "A Mos-Ukr\nA War-Gal\nF Sev-Bla\nF Stp/sc-Bot"),
+        ),
+        PlayerMail::plain(
+            POWERS[6].1,
+            "s-T@example.test",
+            "orders",
+            &orders("T", "F Ank-Bla\nA Con-Bul\nA Smy-Arm\nSET WAIT"),
+        ),
+    ];
+    send_all(&stack, &spring).await;
+    let out = legate_once(&config, minutes(10));
+    assert!(out.contains("applied 7"), "{out}");
+    for (_, address) in POWERS {
+        stack.wait_delivered(address, 3).await;
+    }
+    let england = mailbox(&stack, POWERS[1].1).await;
+    let answer = one_with(&england, "Re: LEGT:e2e - S1901M orders");
+    let text = text_of(answer);
+    assert!(
+        text.contains("F LON - NTH") && text.contains("A LVP - YOR"),
+        "{text}"
+    );
+    assert!(!subject_of(answer).contains("Error Flag"));
+
+    // France reads the error and answers it, quoting the judge's reply.
+    let france = mailbox(&stack, POWERS[2].1).await;
+    let error = one_with(&france, "[Error Flag] LEGT:e2e - S1901M my orders");
+    let error_text = text_of(error);
+    assert!(error_text.contains("Parris"), "{error_text}");
+    let quoted: String = error_text.lines().map(|l| format!("> {l}\n")).collect();
+    let error_id = parsed(error).message_id().unwrap_or("").to_string();
+    let fix = PlayerMail {
+        from: POWERS[2].1,
+        id: "s-F2@example.test".into(),
+        subject: "Re: [Error Flag] LEGT:e2e - S1901M my orders",
+        extra: format!(
+            "Content-Type: text/plain; charset=utf-8\r\nIn-Reply-To: <{error_id}>\r\n\
+             References: <s-F1@example.test> <{error_id}>\r\n"
+        ),
+        body: format!(
+            "{}\nOn Mon, 1 Mar 2027 at 09:10, LEGT <{JUDGE}> wrote:\n{quoted}",
+            orders("F", "A Par-Bur\nA Mar-Spa\nF Bre-Mid")
+        ),
+    };
+    send_all(&stack, &[fix]).await;
+    legate_once(&config, minutes(15));
+    stack.wait_delivered(POWERS[2].1, 4).await;
+    let france = mailbox(&stack, POWERS[2].1).await;
+    let fixed = one_with(&france, "Re: LEGT:e2e - S1901M my orders");
+    let fixed_text = text_of(fixed);
+    assert!(fixed_text.contains("A PAR - BUR"), "{fixed_text}");
+    assert!(
+        parsed(fixed).in_reply_to().as_text() == Some("s-F2@example.test"),
+        "threaded under the player's mail"
+    );
+
+    // The deadline (and the grace Turkey's WAIT asked for) passes on the test clock.
+    let mut now = minutes(20);
+    let mut processed = false;
+    for _ in 0..4 {
+        let next = Engine::open(stack.database(), EngineConfig::default())
+            .expect("engine")
+            .next_wakeup()
+            .expect("next wakeup")
+            .expect("a deadline");
+        now = now.max(next) + chrono::Duration::minutes(1);
+        let out = legate_once(&config, now);
+        if out.contains("phases processed at their deadline: 1") {
+            processed = true;
+            break;
+        }
+    }
+    assert!(processed, "the deadline never processed the phase");
+
+    // Everyone finds the results in their own mailbox.
+    let mut results = None;
+    for address in POWERS.iter().map(|p| p.1).chain([MASTER]) {
+        let until = Instant::now() + PATIENCE;
+        let mails = loop {
+            let mails = mailbox(&stack, address).await;
+            if mails
+                .iter()
+                .any(|m| subject_of(m).contains("S1901M results"))
+            {
+                break mails;
+            }
+            assert!(Instant::now() < until, "no results for {address}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let r = one_with(&mails, "LEGT:e2e - S1901M results");
+        let text = text_of(r);
+        assert!(text.contains("BUR"), "{address}: {text}");
+        assert!(text.contains("Spring of 1901"), "{address}: {text}");
+        if address == POWERS[2].1 {
+            results = Some(r.clone());
+        }
+    }
+
+    // One reply and one results mail as a plain client shows them.
+    let results = results.expect("France's results");
+    let sample = format!(
+        "===== A reply (France's corrected orders) =====\n{}\n\n===== A results mail =====\n{}\n",
+        as_client_shows(fixed),
+        as_client_shows(&results)
+    );
+    assert!(sample.contains("Auto-Submitted: auto-replied"), "{sample}");
+    assert!(
+        sample.contains("Auto-Submitted: auto-generated"),
+        "{sample}"
+    );
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    fs::create_dir_all(&artifacts).expect("artifacts dir");
+    fs::write(artifacts.join("e2e-sample-mails.txt"), &sample).expect("write sample");
+    println!("{sample}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mail_queued_while_postfix_is_down_is_delivered_once() {
+    let stack = Stack::start();
+    let config = stack.config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let mut mails = vec![PlayerMail::plain(
+        MASTER,
+        "create@example.test",
+        "A new game",
+        &format!("CREATE ?{GAME} gm-secret standard\n"),
+    )];
+    for (power, address) in POWERS {
+        mails.push(PlayerMail::plain(
+            address,
+            &format!("join-{power}@example.test"),
+            "Joining",
+            &format!("SIGNON ?{GAME} pw-{power}\nSET PREFERENCE {power}\n"),
+        ));
+    }
+    send_all(&stack, &mails).await;
+
+    stack.stop_postfix();
+    let first = run_once(&config, t0).await.expect("pass");
+    assert_eq!(first.intake.applied, 8, "{first:?}");
+    assert_eq!(first.delivery.sent, 0, "{first:?}");
+    let queued = first.delivery.postponed;
+    // A reply to each of the eight and the start announcement to all eight.
+    assert_eq!(queued, 16, "{first:?}");
+    // Not yet due again: nothing is tried.
+    let early = run_once(&config, t0 + chrono::Duration::seconds(5))
+        .await
+        .expect("pass");
+    assert_eq!(early.delivery, Default::default(), "{early:?}");
+    // Still down when due: tried, postponed further.
+    let second = run_once(&config, t0 + chrono::Duration::seconds(11))
+        .await
+        .expect("pass");
+    assert_eq!(second.delivery.postponed, queued, "{second:?}");
+
+    stack.start_postfix();
+    let third = run_once(&config, t0 + chrono::Duration::hours(1))
+        .await
+        .expect("pass");
+    assert_eq!(third.delivery.sent, queued, "{third:?}");
+    let again = run_once(&config, t0 + chrono::Duration::hours(2))
+        .await
+        .expect("pass");
+    assert_eq!(again.delivery.sent, 0, "{again:?}");
+
+    stack.wait_delivered(MASTER, 2).await;
+    for (_, address) in POWERS {
+        stack.wait_delivered(address, 2).await;
+    }
+    // Let any stray duplicate arrive before counting.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for address in POWERS.iter().map(|p| p.1).chain([MASTER]) {
+        let mails = mailbox(&stack, address).await;
+        assert_eq!(
+            mails.len(),
+            2,
+            "{address}: exactly one reply and one announcement"
+        );
+        let ids: std::collections::BTreeSet<String> = mails
+            .iter()
+            .map(|m| parsed(m).message_id().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(ids.len(), 2);
+    }
+}
+
+/// The running daemon, killed when dropped.
+struct Daemon(Child);
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daemon_survives_the_imap_server_restarting() {
+    let stack = Stack::start();
+    // Without SMTP login: Postfix checks logins with Dovecot, which is restarted here.
+    let config = stack.judge_config_with(false);
+    let log = fs::File::create(stack.dir.path().join("judge/daemon.log")).expect("log");
+    let daemon = Daemon(
+        Command::new(env!("CARGO_BIN_EXE_legate"))
+            .args(["run", "--config"])
+            .arg(&config)
+            .env("LEGATE_INBOUND_PASSWORD", "pw")
+            .env("LEGATE_OUTBOUND_PASSWORD", "pw")
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start legate run"),
+    );
+    let smtp = stack.smtp();
+    let first = PlayerMail::plain(
+        MASTER,
+        "d1@example.test",
+        "create",
+        "CREATE ?live gm-secret\n",
+    );
+    smtp.send(&first.rendered()).await.expect("accepted");
+    stack.wait_delivered(MASTER, 1).await;
+
+    stack.stop_dovecot();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stack.start_dovecot();
+
+    let second = PlayerMail::plain(POWERS[0].1, "d2@example.test", "help", "HELP\n");
+    smtp.send(&second.rendered()).await.expect("accepted");
+    let until = Instant::now() + PATIENCE;
+    while stack.delivered(POWERS[0].1) == 0 {
+        if Instant::now() > until {
+            let log = fs::read_to_string(stack.dir.path().join("judge/daemon.log"));
+            panic!(
+                "no answer after the restart; daemon log:\n{}",
+                log.unwrap_or_default()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mails = mailbox(&stack, POWERS[0].1).await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(
+        parsed(&mails[0]).in_reply_to().as_text(),
+        Some("d2@example.test")
+    );
+    // The first mail was answered once, not again after the restart.
+    assert_eq!(stack.delivered(MASTER), 1);
+    drop(daemon);
+    let log = fs::read_to_string(stack.dir.path().join("judge/daemon.log")).unwrap_or_default();
+    assert!(log.contains("running"), "{log}");
+    println!("daemon log:\n{log}");
+}
