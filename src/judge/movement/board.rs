@@ -45,6 +45,10 @@ pub(crate) type Status = Option<Reason>;
 pub(crate) struct Board {
     pub slots: [Slot; MAX],
     pub occupied: ProvinceSet,
+    /// The provinces of `occupied` in ascending order, `count` of them: loops over
+    /// the units walk this list rather than the bitset.
+    list: [Province; MAX],
+    count: usize,
     /// Provinces holding a fleet.
     pub fleets: ProvinceSet,
     /// The map's seas (filled in only when some order is a convoy: only convoy
@@ -63,6 +67,8 @@ impl Board {
         let mut board = Board {
             slots: [EMPTY_SLOT; MAX],
             occupied: ProvinceSet::EMPTY,
+            list: [Province(0); MAX],
+            count: 0,
             fleets: ProvinceSet::EMPTY,
             seas: ProvinceSet::EMPTY,
             movers_into: [ProvinceSet::EMPTY; MAX],
@@ -79,7 +85,16 @@ impl Board {
                 }
             }
         }
+        for p in board.occupied.iter() {
+            board.list[board.count] = p;
+            board.count += 1;
+        }
         board
+    }
+
+    /// The provinces holding a unit, in ascending order.
+    pub fn units(&self) -> &[Province] {
+        &self.list[..self.count]
     }
 
     pub fn unit(&self, p: Province) -> Option<Unit> {
@@ -161,7 +176,8 @@ impl Board {
     ) {
         // Convoys first: they decide which armies go by sea.
         let mut convoying: Vec<(Province, ProvinceSet)> = Vec::new();
-        for p in self.occupied.iter() {
+        for k in 0..self.count {
+            let p = self.list[k];
             let s = self.slots[p.0 as usize];
             if s.act != Act::Convoy {
                 continue;
@@ -179,7 +195,8 @@ impl Board {
                 self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
             }
         }
-        for p in self.occupied.iter() {
+        for k in 0..self.count {
+            let p = self.list[k];
             let i = p.0 as usize;
             let s = self.slots[i];
             let Some(unit) = s.unit else { continue };
@@ -209,7 +226,8 @@ impl Board {
                 }
             }
         }
-        for p in self.occupied.iter() {
+        for k in 0..self.count {
+            let p = self.list[k];
             let s = self.slots[p.0 as usize];
             let target = self.slots[s.from.0 as usize];
             match s.act {

@@ -17,13 +17,13 @@ pub(crate) fn build(
 ) -> Adjudication {
     let board = r.board;
     let mut moved = ProvinceSet::EMPTY;
-    for p in board.occupied.iter() {
+    for &p in board.units() {
         if board.slot(p).act == Act::Move && r.succeeded(p) {
             moved.insert(p);
         }
     }
     let mut dislodger: [Option<Province>; MAX] = [None; MAX];
-    for q in board.occupied.iter() {
+    for &q in board.units() {
         if !moved.contains(q) {
             dislodger[q.0 as usize] = board.movers_into[q.0 as usize]
                 .iter()
@@ -62,7 +62,7 @@ pub(crate) fn build(
             defaulted: false,
         });
     }
-    for p in board.occupied.iter() {
+    for &p in board.units() {
         let s = board.slot(p);
         let Some(unit) = s.unit else { continue };
         if s.order != NO_ORDER {
@@ -94,7 +94,7 @@ pub(crate) fn build(
         owners: position.owners.clone(),
         homes: position.homes.clone(),
     };
-    for p in board.occupied.iter() {
+    for &p in board.units() {
         let s = board.slot(p);
         let Some(mut unit) = s.unit else { continue };
         if moved.contains(p) {
@@ -116,7 +116,7 @@ pub(crate) fn build(
     for u in &after.units {
         filled.insert(u.location.province);
     }
-    for p in board.occupied.iter() {
+    for &p in board.units() {
         // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
         if board.slot(p).act == Act::Move && !moved.contains(p) && r.prevent_strength(p) > 0 {
             let q = board.slot(p).to.province;

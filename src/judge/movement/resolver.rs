@@ -50,7 +50,7 @@ impl<'a> Resolver<'a> {
 
     /// Resolves every order on the board.
     pub fn run(&mut self) {
-        for p in self.board.occupied.iter() {
+        for &p in self.board.units() {
             if self.board.slot(p).act != Act::Hold {
                 self.resolve(p);
             }
