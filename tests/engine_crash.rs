@@ -218,15 +218,17 @@ fn main() -> ExitCode {
     let mut kills = 0;
     let mut trial = 0;
     while trial < trials {
-        // Each database takes several kills before a final run completes it.
+        // Each database takes up to three kills before a final run completes it.
         let db = dir.path().join(format!("trial{trial}.db"));
-        for _ in 0..4 {
+        for attempt in 0..3u64 {
             if trial >= trials {
                 break;
             }
             trial += 1;
             let mut child = spawn_child(&db);
-            let delay = rng.gen_range(0..full.as_millis().max(2) as u64);
+            // Each restart has less left to do, so later kills come sooner.
+            let span = (full.as_millis() as u64 * 9 / 10 / (attempt + 1)).max(2);
+            let delay = rng.gen_range(0..span);
             std::thread::sleep(StdDuration::from_millis(delay));
             if child.try_wait().expect("child state").is_none() {
                 child.kill().expect("kill");
