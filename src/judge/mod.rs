@@ -6,6 +6,7 @@
 
 mod adjustment;
 mod allegiance;
+mod bits;
 mod geometry;
 mod movement;
 mod position;

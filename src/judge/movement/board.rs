@@ -2,6 +2,7 @@
 //! will carry out, after legality checks, order choice and matching.
 
 use super::legality::{self, Act, Checked};
+use crate::judge::bits;
 use crate::judge::geometry;
 use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason, Rules, Unit};
 use crate::map::{Location, Map, Province, ProvinceSet, UnitKind};
@@ -85,7 +86,7 @@ impl Board {
                 }
             }
         }
-        for p in board.occupied.iter() {
+        for p in bits::each(board.occupied) {
             board.list[board.count] = p;
             board.count += 1;
         }

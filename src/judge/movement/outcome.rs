@@ -3,6 +3,7 @@
 use super::board::{MAX, NO_ORDER, Status};
 use super::legality::Act;
 use super::resolver::Resolver;
+use crate::judge::bits;
 use crate::judge::{
     AdjacentConvoy, Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition,
 };
@@ -25,9 +26,8 @@ pub(crate) fn build(
     let mut dislodger: [Option<Province>; MAX] = [None; MAX];
     for &q in board.units() {
         if !moved.contains(q) {
-            dislodger[q.0 as usize] = board.movers_into[q.0 as usize]
-                .iter()
-                .find(|&m| moved.contains(m));
+            dislodger[q.0 as usize] =
+                bits::each(board.movers_into[q.0 as usize]).find(|&m| moved.contains(m));
         }
     }
 
@@ -186,7 +186,7 @@ fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
     if defence >= attack {
         return bounced(q, defence);
     }
-    for m in r.board.movers_into[q.0 as usize].iter() {
+    for m in bits::each(r.board.movers_into[q.0 as usize]) {
         if m != p {
             let prevent = r.prevent_strength(m);
             if prevent >= attack {

@@ -7,6 +7,7 @@
 
 use super::board::{Board, MAX};
 use super::legality::Act;
+use crate::judge::bits;
 use crate::judge::{Allegiance, ConvoyParadox, DislodgedBounce, MultiRoute, Rules};
 use crate::map::{Map, Province, ProvinceSet};
 
@@ -176,7 +177,7 @@ impl<'a> Resolver<'a> {
         if attack <= opposing {
             return false;
         }
-        for r in self.board.movers_into[q.0 as usize].iter() {
+        for r in bits::each(self.board.movers_into[q.0 as usize]) {
             if r != p && attack <= self.prevent_strength(r) {
                 return false;
             }
@@ -233,7 +234,7 @@ impl<'a> Resolver<'a> {
     fn supports(&mut self, p: Province, exclude_owner_of: Option<Province>) -> u8 {
         let mut n = 1;
         let defender = exclude_owner_of.and_then(|q| self.board.unit(q));
-        for s in self.board.supporters[p.0 as usize].iter() {
+        for s in bits::each(self.board.supporters[p.0 as usize]) {
             if let (Some(d), Some(u)) = (defender, self.board.unit(s))
                 && self.allegiance.same_owner(&u, &d)
             {
@@ -318,7 +319,7 @@ impl<'a> Resolver<'a> {
             Act::SupportMove => Some(slot.to.province),
             _ => None,
         };
-        for r in self.board.movers_into[s.0 as usize].iter() {
+        for r in bits::each(self.board.movers_into[s.0 as usize]) {
             let Some(attacker) = self.board.unit(r) else {
                 continue;
             };
@@ -336,7 +337,7 @@ impl<'a> Resolver<'a> {
                 return Some(r);
             }
         }
-        for r in self.board.movers_into[s.0 as usize].iter() {
+        for r in bits::each(self.board.movers_into[s.0 as usize]) {
             if self.exempt_1971(r, &slot) {
                 continue;
             }
@@ -361,7 +362,7 @@ impl<'a> Resolver<'a> {
     /// The fleet is not dislodged. Per DATC 5.D the attackers are adjudicated, not
     /// resolved, so that every paradox forms one clean cycle.
     fn adjudicate_convoy(&mut self, f: Province) -> bool {
-        for r in self.board.movers_into[f.0 as usize].iter() {
+        for r in bits::each(self.board.movers_into[f.0 as usize]) {
             if self.adjudicate_move(r) {
                 return false;
             }
