@@ -120,3 +120,57 @@ impl Inbound {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, MaildirConfig};
+
+    #[tokio::test]
+    async fn maildir_source_from_config_round_trip() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = InboundConfig::Maildir(MaildirConfig {
+            path: dir.path().join("in"),
+            poll_seconds: 1,
+        });
+        let mut inbound = Inbound::from_config(&config, 10_000).expect("opens");
+        assert!(inbound.fetch().await.expect("fetch").is_empty());
+        std::fs::write(
+            dir.path().join("in/new/1.m"),
+            "From: a@example.test\r\nMessage-ID: <m1@x>\r\n\r\nA Par H\r\n",
+        )
+        .expect("write");
+        assert_eq!(
+            inbound.wait(Duration::from_secs(2)).await.expect("wait"),
+            Wake::NewMail
+        );
+        let mails = inbound.fetch().await.expect("fetch");
+        let opts = IngestOptions {
+            judge_address: "judge@localhost".into(),
+            max_bytes: 10_000,
+        };
+        assert_eq!(
+            mails[0].envelope(&opts).expect("parses").body_lines,
+            vec!["A Par H"]
+        );
+        inbound.commit(&mails[0].key).await.expect("commit");
+        assert!(inbound.fetch().await.expect("fetch").is_empty());
+    }
+
+    #[test]
+    fn embedded_default_needs_no_server() {
+        let config = Config::embedded_default();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let InboundConfig::Maildir(m) = &config.inbound else {
+            panic!("maildir expected")
+        };
+        let local = InboundConfig::Maildir(MaildirConfig {
+            path: dir.path().join(&m.path),
+            ..m.clone()
+        });
+        assert!(matches!(
+            Inbound::from_config(&local, 1000),
+            Ok(Inbound::Maildir(_))
+        ));
+    }
+}
