@@ -64,8 +64,11 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    pub fn new(position: &Position) -> Board {
-        let mut board = Board {
+    /// An empty board. Kept apart from `load` so that the caller's board is built
+    /// in place rather than copied out of a constructor.
+    #[inline]
+    pub fn new() -> Board {
+        Board {
             slots: [EMPTY_SLOT; MAX],
             occupied: ProvinceSet::EMPTY,
             list: [Province(0); MAX],
@@ -75,7 +78,12 @@ impl Board {
             movers_into: [ProvinceSet::EMPTY; MAX],
             supporters: [ProvinceSet::EMPTY; MAX],
             routes: Vec::new(),
-        };
+        }
+    }
+
+    /// Puts the position's units on the board.
+    pub fn load(&mut self, position: &Position) {
+        let board = self;
         for u in &position.units {
             let i = u.location.province.0 as usize;
             if i < MAX && board.slots[i].unit.is_none() {
@@ -90,7 +98,6 @@ impl Board {
             board.list[board.count] = p;
             board.count += 1;
         }
-        board
     }
 
     /// The provinces holding a unit, in ascending order.

@@ -19,7 +19,8 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let mut board = board::Board::new(position);
+    let mut board = board::Board::new();
+    board.load(position);
     // Order statuses live on the stack for any ordinary order set.
     let mut inline = [None; 64];
     let mut heap = Vec::new();
