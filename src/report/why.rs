@@ -134,7 +134,10 @@ impl Ctx<'_> {
                 by,
                 strength,
                 opposing,
-            } => format!("{strength} against {opposing} ({})", self.with_supports(by)),
+            } => format!(
+                "{strength} against {opposing} ({})",
+                self.with_supports(by, &r.order)
+            ),
             Reason::OwnUnit { at } => {
                 format!(
                     "it would have dislodged its own side's {}",
@@ -169,13 +172,24 @@ impl Ctx<'_> {
     }
 
     /// `Army Paris supported by Army Marseilles and Fleet Gascony`: the unit that
-    /// stood in `by` and the supports it received.
-    fn with_supports(&self, by: Province) -> String {
+    /// stood in `by` and the supports that counted for it against `ours`: its
+    /// move's supports if it moved to the same place or against us head to head,
+    /// its hold supports if it stayed; none if it tried to go elsewhere and failed.
+    fn with_supports(&self, by: Province, ours: &Order) -> String {
         let head = self.unit_at(by);
+        let (origin, dest) = match *ours {
+            Order::Move { unit, to, .. } => (unit.province(), to.province),
+            _ => return head,
+        };
         let rival_move = self.all.iter().find_map(|r| match r.order {
-            Order::Move { unit, to, .. } if unit.province() == by => Some(to.province),
+            Order::Move { unit, to, .. } if unit.province() == by && !r.defaulted => {
+                Some(to.province)
+            }
             _ => None,
         });
+        if rival_move.is_some_and(|to| to != dest && to != origin) {
+            return head;
+        }
         let supporters: Vec<String> = self
             .all
             .iter()
