@@ -317,3 +317,197 @@ fn the_demo_plays_a_game_and_shows_the_reports() {
         .collect();
     assert_eq!(results.len(), 8, "seven players and the master");
 }
+
+#[test]
+fn a_mail_the_engine_fails_on_is_kept_and_answered_once() {
+    let mut judge = Judge::new("");
+    judge.drop_mail(
+        "gm@example.test",
+        "make@example.test",
+        "new game",
+        "CREATE ?broken gm-secret standard",
+    );
+    judge.once("2027-03-01T09:00:00Z");
+    // Damage the stored game, as a faulty upgrade might.
+    let conn = rusqlite::Connection::open(&judge.config.judge.database).expect("sqlite");
+    conn.execute(
+        "UPDATE games SET state = '{\"nonsense\": 1}' WHERE name = 'broken'",
+        [],
+    )
+    .expect("damage");
+    drop(conn);
+    judge.drop_mail(
+        "gm@example.test",
+        "fail@example.test",
+        "orders",
+        "SIGNON Mbroken gm-secret\nPROCESS",
+    );
+    let report = judge.once("2027-03-01T09:05:00Z");
+    assert_eq!(report.intake.failed, 1, "{report:?}");
+    assert_eq!(judge.files_in("in/new"), 0, "not retried for ever");
+    let sent = judge.sent();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert!(
+        sent.iter()
+            .any(|(_, _, raw)| raw.contains("problem in the judge")),
+        "{sent:?}"
+    );
+    let mut store = judge.store();
+    let status = store
+        .transaction(|tx| {
+            let id = tx
+                .insert_inbound(
+                    b"",
+                    Some("fail@example.test"),
+                    "",
+                    t("2027-03-01T09:05:00Z"),
+                )?
+                .id();
+            tx.inbound_status(id)
+        })
+        .expect("status");
+    assert_eq!(status, InboundStatus::Failed);
+}
+
+#[test]
+fn a_failed_delivery_is_retried_later_with_the_same_bytes() {
+    use legate::daemon::delivery::{DeliverySettings, deliver_due};
+    use legate::mail::outbound::{MaildirOutbound, Outbound};
+    use legate::store::{NewOutbox, OutboxStatus};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = Store::open(dir.path().join("legate.db")).expect("store");
+    let now = t("2027-03-01T09:00:00Z");
+    let to = vec!["alice@example.test".to_string()];
+    let id = store
+        .transaction(|tx| {
+            tx.queue_outbox(
+                &NewOutbox {
+                    recipients: &to,
+                    subject: "LEGT:alpha - S1901M results",
+                    body: "Movement results\n",
+                    ..NewOutbox::default()
+                },
+                now,
+            )
+        })
+        .expect("queued");
+    let out_dir = dir.path().join("out");
+    let outbound = Outbound::Maildir(MaildirOutbound::open(&out_dir).expect("out"));
+    // The mail folder is broken: new/ is a file.
+    fs::remove_dir(out_dir.join("new")).expect("rm new");
+    fs::write(out_dir.join("new"), b"").expect("file");
+    let settings = DeliverySettings {
+        judge_address: JUDGE.into(),
+        judge_name: "LEGT".into(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let first = runtime
+        .block_on(deliver_due(&mut store, &outbound, &settings, now))
+        .expect("pass");
+    assert_eq!((first.sent, first.postponed), (0, 1));
+    let entry = store
+        .transaction(|tx| tx.outbox(id))
+        .expect("read")
+        .expect("entry");
+    assert_eq!(entry.status, OutboxStatus::Queued);
+    assert_eq!(entry.attempts, 1);
+    assert!(entry.next_attempt_at >= now + chrono::Duration::seconds(10));
+    let fixed = entry
+        .message
+        .clone()
+        .expect("bytes fixed before the first attempt");
+    let fixed_text = String::from_utf8_lossy(&fixed);
+    assert!(
+        fixed_text.contains("Auto-Submitted: auto-generated"),
+        "{fixed_text}"
+    );
+    assert!(
+        fixed_text.contains("Subject: LEGT:alpha - S1901M results"),
+        "{fixed_text}"
+    );
+
+    // Not due yet: nothing tried.
+    let early = runtime
+        .block_on(deliver_due(&mut store, &outbound, &settings, now))
+        .expect("pass");
+    assert_eq!(early, Default::default());
+
+    fs::remove_file(out_dir.join("new")).expect("rm file");
+    fs::create_dir(out_dir.join("new")).expect("mkdir");
+    let later = now + chrono::Duration::minutes(5);
+    let second = runtime
+        .block_on(deliver_due(&mut store, &outbound, &settings, later))
+        .expect("pass");
+    assert_eq!(second.sent, 1);
+    let files: Vec<PathBuf> = fs::read_dir(out_dir.join("new"))
+        .expect("new")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        fs::read(&files[0]).expect("read"),
+        fixed,
+        "the very same mail"
+    );
+    let entry = store
+        .transaction(|tx| tx.outbox(id))
+        .expect("read")
+        .expect("entry");
+    assert_eq!(entry.status, OutboxStatus::Sent);
+    // Sent is final: another pass sends nothing.
+    let third = runtime
+        .block_on(deliver_due(
+            &mut store,
+            &outbound,
+            &settings,
+            later + chrono::Duration::hours(1),
+        ))
+        .expect("pass");
+    assert_eq!(third.sent, 0);
+}
+
+#[test]
+fn an_undeliverable_address_is_given_up() {
+    use legate::daemon::delivery::{DeliverySettings, deliver_due};
+    use legate::mail::outbound::{MaildirOutbound, Outbound};
+    use legate::store::{NewOutbox, OutboxStatus};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut store = Store::open(dir.path().join("legate.db")).expect("store");
+    let now = t("2027-03-01T09:00:00Z");
+    let to = vec!["not an address".to_string()];
+    let id = store
+        .transaction(|tx| {
+            tx.queue_outbox(
+                &NewOutbox {
+                    recipients: &to,
+                    subject: "LEGT",
+                    body: "x\n",
+                    ..NewOutbox::default()
+                },
+                now,
+            )
+        })
+        .expect("queued");
+    let outbound = Outbound::Maildir(MaildirOutbound::open(&dir.path().join("out")).expect("out"));
+    let settings = DeliverySettings {
+        judge_address: JUDGE.into(),
+        judge_name: "LEGT".into(),
+    };
+    let report = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime")
+        .block_on(deliver_due(&mut store, &outbound, &settings, now))
+        .expect("pass");
+    assert_eq!((report.sent, report.failed), (0, 1));
+    let entry = store
+        .transaction(|tx| tx.outbox(id))
+        .expect("read")
+        .expect("entry");
+    assert_eq!(entry.status, OutboxStatus::Failed);
+    assert!(entry.last_error.is_some());
+}

@@ -65,7 +65,7 @@ async fn once(config: &Config, now: chrono::DateTime<chrono::Utc>) -> ExitCode {
             let d = &report.delivery;
             println!(
                 "mail read: {} (applied {}, duplicates {}, not answered {}, too large {}, \
-                 rate-limited {}, unreadable {}, left for later {})",
+                 rate-limited {}, unreadable {}, failed {}, left for later {})",
                 i.fetched,
                 i.applied,
                 i.duplicates,
@@ -73,6 +73,7 @@ async fn once(config: &Config, now: chrono::DateTime<chrono::Utc>) -> ExitCode {
                 i.oversize,
                 i.rate_limited,
                 i.unreadable,
+                i.failed,
                 i.deferred
             );
             println!("phases processed at their deadline: {}", report.processed);

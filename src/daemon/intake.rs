@@ -38,6 +38,9 @@ pub enum Outcome {
     RateLimited { notice: bool },
     /// Not a mail at all: stored for the operator.
     Unreadable,
+    /// The engine failed on it (not the sender's mistake): stored for the operator,
+    /// and the sender told so once.
+    Failed(String),
 }
 
 /// Counts of one intake pass.
@@ -50,6 +53,8 @@ pub struct IntakeReport {
     pub oversize: usize,
     pub rate_limited: usize,
     pub unreadable: usize,
+    /// The engine failed on them; kept for the operator.
+    pub failed: usize,
     /// Left on the server because handling failed; tried again next time.
     pub deferred: usize,
 }
@@ -63,6 +68,7 @@ impl IntakeReport {
             Outcome::Oversize => self.oversize += 1,
             Outcome::RateLimited { .. } => self.rate_limited += 1,
             Outcome::Unreadable => self.unreadable += 1,
+            Outcome::Failed(_) => self.failed += 1,
         }
     }
 
@@ -108,8 +114,23 @@ pub async fn intake_batch(
 }
 
 /// Stores, guards and applies one mail. An `Err` means nothing was decided about
-/// it (e.g. the database was busy): it stays pending and on the server.
+/// it (the database was busy or unwritable): it stays pending and on the server.
 pub fn handle(
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    mail: &InboundMail,
+    now: DateTime<Utc>,
+) -> Result<Outcome, EngineError> {
+    match try_handle(engine, settings, mail, now) {
+        Err(EngineError::Store(e)) => Err(EngineError::Store(e)),
+        // Anything else would fail the same way on every attempt: record it and
+        // answer once, rather than retrying the mail for ever.
+        Err(e) => give_up(engine, settings, mail, &e.to_string(), now),
+        ok => ok,
+    }
+}
+
+fn try_handle(
     engine: &mut Engine,
     settings: &IntakeSettings,
     mail: &InboundMail,
@@ -199,6 +220,37 @@ fn guard(
         return Ok(Some(Outcome::Oversize));
     }
     Ok(None)
+}
+
+/// Marks a mail the engine failed on as failed, with one short answer.
+fn give_up(
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    mail: &InboundMail,
+    error: &str,
+    now: DateTime<Utc>,
+) -> Result<Outcome, EngineError> {
+    tracing::error!(key = ?mail.key, %error, "the engine failed on a mail");
+    let envelope = mail.envelope(&settings.ingest).ok();
+    let message_id = envelope.as_ref().and_then(|e| e.message_id.clone());
+    let sender = envelope.as_ref().and_then(|e| e.sender.clone());
+    engine.store().transaction(|tx| {
+        let raw_sender = sender.clone().unwrap_or_default();
+        let id = tx
+            .insert_inbound(&mail.raw, message_id.as_deref(), &raw_sender, now)?
+            .id();
+        if tx.inbound_status(id)? != InboundStatus::Pending {
+            return Ok(Outcome::Duplicate);
+        }
+        if let Some(to) = &sender {
+            let body = "Your mail could not be handled because of a problem in the judge \
+                        itself, not in your mail. It has been kept for the judge's operator; \
+                        please try again later.\n";
+            queue_short_reply(tx, settings, id, to, body, now)?;
+        }
+        tx.set_inbound_outcome(id, InboundStatus::Failed, &format!("engine: {error}"), now)?;
+        Ok(Outcome::Failed(error.to_string()))
+    })
 }
 
 fn queue_short_reply(

@@ -139,6 +139,7 @@ fn add(total: &mut IntakeReport, r: &IntakeReport) {
     total.oversize += r.oversize;
     total.rate_limited += r.rate_limited;
     total.unreadable += r.unreadable;
+    total.failed += r.failed;
     total.deferred += r.deferred;
 }
 
@@ -178,13 +179,14 @@ async fn reader_loop(
 ) {
     loop {
         let now = Utc::now();
-        let unavailable = match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
-            Ok(_) => None,
-            Err((_, e)) => {
-                tracing::warn!(error = %e, "reading mail failed; will retry");
-                Some(e)
-            }
-        };
+        let (unavailable, deferred) =
+            match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
+                Ok(r) => (None, r.deferred),
+                Err((r, e)) => {
+                    tracing::warn!(error = %e, "reading mail failed; will retry");
+                    (Some(e), r.deferred)
+                }
+            };
         if let Err(e) = engine.process_due(now) {
             tracing::error!(error = %e, "processing deadlines failed; will retry");
         }
@@ -196,6 +198,12 @@ async fn reader_loop(
         let pause = clock::sleep_for(Utc::now(), next, parts.poll);
         if let Some(InboundError::Unavailable { retry_in }) = unavailable {
             tokio::time::sleep(retry_in.min(pause)).await;
+            continue;
+        }
+        if deferred > 0 {
+            // A mail left for later is still waiting: a wait for new mail would end
+            // at once, so pause for the poll interval (or the next deadline) instead.
+            tokio::time::sleep(pause).await;
             continue;
         }
         let started = tokio::time::Instant::now();
