@@ -223,6 +223,9 @@ fn markers_1902() -> Played {
             "Russia: A RUM",
             "Russia: F STP/NC",
             "Turkey: A SMY",
+            "Turkey: F BLA",
+            "Turkey: A ARM",
+            "Russia: F SEV",
         ],
     );
     play(
@@ -252,6 +255,8 @@ fn markers_1902() -> Played {
             "Russia: A RUM - BUD",
             "Russia: A GAL H",
             "Russia: F STP/NC - BAR",
+            "Turkey: F BLA - SEV",
+            "Turkey: A ARM S F BLA - SEV",
         ],
     )
 }
@@ -352,6 +357,7 @@ fn every_marker_appears() {
     }
     for phrase in [
         "The following units were dislodged:",
+        "with no valid retreats was destroyed.",
         "Ownership of supply centers:",
         "Builds ",
         "Removes ",
