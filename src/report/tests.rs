@@ -111,7 +111,7 @@ fn sample_picture_is_a_small_png() {
 }
 
 #[test]
-fn unordered_support_names_units_in_full() {
+fn orders_name_units_in_full() {
     let report = sample();
     let texts: Vec<&str> = report.orders.iter().map(|o| o.text.as_str()).collect();
     assert!(
