@@ -538,3 +538,28 @@ fn history_replays_reports_in_order() {
     assert!(spring < fall);
     assert_eq!(text.matches(&"-".repeat(text::WIDTH)).count(), 1);
 }
+
+#[test]
+fn board_pictures_of_retreats_and_adjustments() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, played) in [
+        ("board-retreats", retreats_1902()),
+        ("board-adjustments", winter_1901()),
+    ] {
+        let picture = svg::render(map(), Layout::standard(), &played.report);
+        let png = png::render(&picture, Some(1000)).expect("renders");
+        assert!(
+            png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() < 300 * 1024,
+            "{name}"
+        );
+        std::fs::write(dir.join(format!("{name}.png")), &png).unwrap();
+    }
+    // A build is ringed, a removal crossed out.
+    let winter = svg::render(map(), Layout::standard(), &winter_1901().report);
+    assert!(winter.contains("stroke=\"#1b8a3a\""), "no build ring");
+    assert!(
+        winter.contains("stroke=\"#c0001a\" stroke-width=\"3\""),
+        "no removal cross"
+    );
+}
