@@ -164,11 +164,7 @@ fn bad_input_gets_a_specific_error_and_changes_nothing() {
             "wrong password for France in strict",
         ),
         (
-            vec![
-                table.signon("France"),
-                ord(map, "A PAR - PIC"),
-                ord(map, "A BER - KIE"),
-            ],
+            vec![table.signon("France"), ord(map, "A BER - KIE")],
             "is not yours to command",
         ),
         (
@@ -206,13 +202,33 @@ fn bad_input_gets_a_specific_error_and_changes_nothing() {
             "{}",
             a.reply_subject
         );
-        assert!(a.reply_body.contains("nothing in this mail was applied"));
+        assert!(
+            a.reply_body.contains("were not applied"),
+            "{}",
+            a.reply_body
+        );
         assert_eq!(table.raw_state(), before, "state changed after: {expected}");
     }
     // Each refused mail still got its one reply, and nothing else was sent.
     assert_eq!(table.outbox().len(), outbox_before + 8);
     // The good order from earlier is still there.
     assert_eq!(table.state().orders["France"].len(), 1);
+
+    // A refused order next to good ones: the good ones apply, the refused
+    // one leaves the unit's earlier order in place.
+    let a = table.orders("France", &["A PAR - MUN", "A MAR - SPA", "F BRE - MAO"]);
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("is not next to the unit"),
+        "{}",
+        a.reply_body
+    );
+    let s = table.state();
+    let france: Vec<String> = s.orders["France"]
+        .iter()
+        .map(|o| legate::game::docs::order_text(map, &o.to_order(map).unwrap()))
+        .collect();
+    assert_eq!(france, ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]);
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn a_game_created_joined_and_ordered_by_mail_text() {
     assert!(a.reply_body.contains("A PAR - BUR"), "{}", a.reply_body);
     assert!(a.reply_body.contains("F BRE - MAO"));
 
-    // A typo: a line and column, a suggestion, and nothing applied.
+    // A typo alone: a line and column, a suggestion, and nothing changed.
     let before = table.raw_state();
     let body = "SIGNON Ftextual pw-france\nA Parris - Pic\n";
     let a = table
@@ -80,6 +80,110 @@ fn a_game_created_joined_and_ordered_by_mail_text() {
         "{}",
         a.reply_body
     );
+}
+
+/// Orders stored for a phase, as (power, canonical text).
+fn stored_orders(table: &mut Table, phase: &str) -> Vec<(String, String)> {
+    let name = table.game.clone();
+    table
+        .engine
+        .store()
+        .transaction(|tx| {
+            let g = tx.game_by_name(&name)?.expect("game");
+            tx.orders(g.id, phase, None)
+        })
+        .unwrap()
+        .into_iter()
+        .map(|o| (o.power, o.canonical.unwrap_or_default()))
+        .collect()
+}
+
+/// njudge practice: one typo does not lose the rest of the mail.
+#[test]
+fn five_good_orders_and_a_typo_store_the_five_and_report_the_one() {
+    let mut table = Table::empty(t("2026-02-02T10:00:00Z"));
+    table.game = "typo".into();
+    let a = table
+        .engine
+        .apply_text("gm@judge.test", "CREATE ?typo gm-pw\n", None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    join_all(&mut table, "typo");
+    let body = "SIGNON Ftypo pw-france\nA Par-Bur\nF Bre-Mao\nA Marseilles - Spian\nA Mar-Spa\n\
+                PHASE Fall 1901 Movement\nA Bur-Mun\nF Mao-Por\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_subject.starts_with("[Error Flag] "),
+        "{}",
+        a.reply_subject
+    );
+    assert!(a.reply_body.contains("line 4"), "{}", a.reply_body);
+    assert!(a.reply_body.contains("\"Spian\""), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("did you mean Spain"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body
+            .contains("1 line(s) marked Error above were not applied")
+    );
+    let s = table.state();
+    let now: Vec<String> = s.orders["France"]
+        .iter()
+        .map(|o| format!("{o:?}"))
+        .collect();
+    assert_eq!(now.len(), 3, "{now:?}");
+    assert_eq!(s.future_orders.len(), 1);
+    assert_eq!(s.future_orders[0].orders.len(), 2);
+    let stored: Vec<String> = stored_orders(&mut table, "S1901M")
+        .into_iter()
+        .chain(stored_orders(&mut table, "F1901M"))
+        .map(|(_, o)| o)
+        .collect();
+    assert_eq!(
+        stored,
+        [
+            "A PAR - BUR",
+            "F BRE - MAO",
+            "A MAR - SPA",
+            "A BUR - MUN",
+            "F MAO - POR"
+        ]
+    );
+    // The reply shows the whole order set in force.
+    assert!(
+        a.reply_body.contains("Current orders for France"),
+        "{}",
+        a.reply_body
+    );
+    assert!(a.reply_body.contains("  A MAR - SPA"), "{}", a.reply_body);
+
+    // A refused SIGNON: nothing after it that needs the sign-on applies.
+    let before = table.raw_state();
+    let body = "SIGNON Ftypo wrong-password\nA Par-Pic\nLIST typo\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 2, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("wrong password for France"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body.contains("the SIGNON on line 1 was refused"),
+        "{}",
+        a.reply_body
+    );
+    // LIST needs no sign-on: it is still answered.
+    assert!(a.reply_body.contains("Game typo:"), "{}", a.reply_body);
+    assert_eq!(table.raw_state(), before);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use super::advance;
 use super::request::Line;
 use super::session::Session;
 use super::work::Work;
-use crate::store::{InboundId, InboundStatus, NewOutbox, Store, StoreError};
+use crate::store::{InboundId, InboundStatus, Store};
 
 /// What the engine needs to know about the judge it runs in.
 #[derive(Clone, Debug)]
@@ -32,37 +32,13 @@ impl Default for EngineConfig {
 pub struct Applied {
     /// The mail had been applied before: nothing was done this time.
     pub duplicate: bool,
-    /// Lines refused; when non-zero, nothing but the reply was stored.
+    /// Lines refused (each changed nothing; the other lines were applied).
     pub errors: usize,
     /// Phases processed because of this mail (early processing, PROCESS).
     pub processed: usize,
     /// The reply queued to the sender (subject and body as queued).
     pub reply_subject: String,
     pub reply_body: String,
-}
-
-/// The closure result of a mail's transaction.
-enum Abort {
-    /// A player's mistake: roll everything back, then store only the reply.
-    Refused {
-        subject: String,
-        body: String,
-        game: Option<crate::store::GameId>,
-        errors: usize,
-    },
-    Failed(EngineError),
-}
-
-impl From<StoreError> for Abort {
-    fn from(e: StoreError) -> Abort {
-        Abort::Failed(e.into())
-    }
-}
-
-impl From<EngineError> for Abort {
-    fn from(e: EngineError) -> Abort {
-        Abort::Failed(e)
-    }
 }
 
 type SecretSource = Box<dyn FnMut() -> [u8; 32] + Send>;
@@ -104,10 +80,11 @@ impl Engine {
     }
 
     /// Applies one mail from `sender`: its lines in order, in one transaction
-    /// with the reply and every mail it causes. If any line is refused, nothing
-    /// but the reply (listing the errors) is stored. With `inbound`, the mail's
-    /// stored row is marked processed in the same transaction, and a mail
-    /// already processed is not applied again (`Applied::duplicate`).
+    /// with the reply and every mail it causes. A refused line changes nothing
+    /// and is reported in the reply (subject `[Error Flag] ...`); every other
+    /// line still applies. With `inbound`, the mail's stored row is marked
+    /// processed in the same transaction, and a mail already processed is not
+    /// applied again (`Applied::duplicate`).
     pub fn apply(
         &mut self,
         sender: &str,
@@ -117,81 +94,36 @@ impl Engine {
     ) -> Result<Applied, EngineError> {
         let secret = (self.secrets)();
         let judge = self.config.judge_name.clone();
-        let result = self.store.transaction(|tx| -> Result<Applied, Abort> {
-            if let Some(id) = inbound
-                && tx.inbound_status(id)? != InboundStatus::Pending
-            {
-                return Ok(duplicate());
-            }
-            let mut work = Work::new(tx, now, &judge, inbound);
-            let mut session = Session::new(&mut work, sender, vec![secret]);
-            session.run(lines)?;
-            let (subject, body, game) = compose_reply(&session, &judge, lines.is_empty());
-            let (errors, processed) = (session.errors, session.processed);
-            drop(session);
-            if errors > 0 {
-                return Err(Abort::Refused {
-                    subject,
-                    body,
-                    game,
+        self.store
+            .transaction(|tx| -> Result<Applied, EngineError> {
+                if let Some(id) = inbound
+                    && tx.inbound_status(id)? != InboundStatus::Pending
+                {
+                    return Ok(duplicate());
+                }
+                let mut work = Work::new(tx, now, &judge, inbound);
+                let mut session = Session::new(&mut work, sender, vec![secret]);
+                session.run(lines)?;
+                let (subject, body, game) = compose_reply(&session, &judge, lines.is_empty());
+                let (errors, processed) = (session.errors, session.processed);
+                drop(session);
+                work.send(sender, subject.clone(), body.clone(), game, true);
+                work.flush()?;
+                if let Some(id) = inbound {
+                    let outcome = match errors {
+                        0 => "applied".to_string(),
+                        n => format!("applied; {n} line(s) refused"),
+                    };
+                    tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
+                }
+                Ok(Applied {
+                    duplicate: false,
                     errors,
-                });
-            }
-            work.send(sender, subject.clone(), body.clone(), game, true);
-            work.flush()?;
-            if let Some(id) = inbound {
-                tx.set_inbound_outcome(id, InboundStatus::Processed, "applied", now)?;
-            }
-            Ok(Applied {
-                duplicate: false,
-                errors: 0,
-                processed,
-                reply_subject: subject,
-                reply_body: body,
+                    processed,
+                    reply_subject: subject,
+                    reply_body: body,
+                })
             })
-        });
-        match result {
-            Ok(applied) => Ok(applied),
-            Err(Abort::Failed(e)) => Err(e),
-            Err(Abort::Refused {
-                subject,
-                body,
-                game,
-                errors,
-            }) => self
-                .store
-                .transaction(|tx| -> Result<Applied, EngineError> {
-                    if let Some(id) = inbound
-                        && tx.inbound_status(id)? != InboundStatus::Pending
-                    {
-                        return Ok(duplicate());
-                    }
-                    let recipients = [sender.to_string()];
-                    tx.queue_outbox(
-                        &NewOutbox {
-                            recipients: &recipients,
-                            subject: &subject,
-                            headers: &[],
-                            body: &body,
-                            message: None,
-                            in_reply_to: inbound,
-                            game,
-                        },
-                        now,
-                    )?;
-                    if let Some(id) = inbound {
-                        let outcome = format!("refused: {errors} error(s)");
-                        tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
-                    }
-                    Ok(Applied {
-                        duplicate: false,
-                        errors,
-                        processed: 0,
-                        reply_subject: subject,
-                        reply_body: body,
-                    })
-                }),
-        }
     }
 
     /// Reads a mail body with the grammar (standard map; dates in the sender's
@@ -295,7 +227,7 @@ fn compose_reply(
     }
     if session.errors > 0 {
         body.push_str(&format!(
-            "Because of the {} error(s) above, nothing in this mail was applied.\n",
+            "{} line(s) marked Error above were not applied; every other line was.\n",
             session.errors
         ));
     }

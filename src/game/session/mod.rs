@@ -60,6 +60,9 @@ pub struct Session<'w, 't, 'c> {
     /// A forming game that filled up: it starts once the whole mail is read,
     /// so that preferences given after the SIGNON count.
     pending_start: Option<String>,
+    /// The line of a refused `SIGNON`: what follows and needs a sign-on is
+    /// refused with a pointer to it, rather than applied to an earlier one.
+    failed_signon: Option<usize>,
 }
 
 fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
@@ -80,6 +83,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             votes_changed: Vec::new(),
             secrets,
             pending_start: None,
+            failed_signon: None,
         }
     }
 
@@ -96,7 +100,19 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         self.reply.push(format!("> {text}\n{message}"));
     }
 
-    /// Applies every line, then what follows from them (early processing, votes).
+    /// Why a line that needs a sign-on has none: no SIGNON, or a refused one.
+    fn no_signon(&self, what: &str) -> String {
+        match self.failed_signon {
+            Some(n) => {
+                format!("{what}; the SIGNON on line {n} was refused, so this line is not applied")
+            }
+            None => format!("{what} first"),
+        }
+    }
+
+    /// Applies every line, each on its own: a refused line changes nothing,
+    /// the others still apply. Then what follows from them (early processing,
+    /// votes, a game that filled up).
     pub fn run(&mut self, lines: &[Line]) -> Result<(), EngineError> {
         for l in lines {
             match l {
@@ -121,9 +137,6 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
         }
         self.flush_orders()?;
-        if self.errors > 0 {
-            return Ok(());
-        }
         if let Some(key) = self.pending_start.take() {
             advance::start(self.work, &key)?;
         }
@@ -146,25 +159,17 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Who::Power(p) => Some(p.as_str()),
             _ => None,
         };
-        // After an error nothing is applied: show the orders as stored.
-        let state: GameState = if self.errors > 0 {
-            match self.work.tx.game_by_name(&g.state.name) {
-                Ok(Some(row)) => serde_json::from_str(&row.state).ok()?,
-                _ => return None,
-            }
-        } else {
-            g.state.clone()
-        };
+        let state: &GameState = &g.state;
         let map = map_for(&state.settings.variant).ok()?;
         let tz = self.work.zone_of(&self.sender);
         let mut text = String::new();
-        text.push_str(&deadline_line(&state, tz, self.now()));
+        text.push_str(&deadline_line(state, tz, self.now()));
         text.push('\n');
         if let Some(power) = power
             && (state.status == Status::Active || state.status == Status::Paused)
         {
-            let orders = orders_of(map, &state, power).ok()?;
-            let position = position_of(map, &state).ok()?;
+            let orders = orders_of(map, state, power).ok()?;
+            let position = position_of(map, state).ok()?;
             let p = map.power(power)?;
             text.push_str(&format!(
                 "\nCurrent orders for {power} ({}):\n",
@@ -224,12 +229,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             who: Who::Power(power),
         }) = self.context.clone()
         else {
+            let why = self.no_signon("orders need a SIGNON as a power of a game");
             for p in &pending {
-                self.fail(
-                    p.line,
-                    &p.text,
-                    "orders need a SIGNON as a power of a game first",
-                );
+                self.fail(p.line, &p.text, &why);
             }
             return Ok(());
         };
@@ -285,13 +287,13 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
         let merged = merge(position.phase.kind, &existing, &new);
         let problems = check_orders(map, &rules, &position, p, &merged);
-        let mut bad = false;
-        for o in &pending {
+        // Each refused line is reported and left out; the others are stored.
+        let mut good = Vec::new();
+        for o in pending {
             // The problem of the merged order that this line became.
             let idx = merged.iter().position(|m| *m == o.order);
             match idx.and_then(|i| problems[i].clone()) {
                 Some(problem) => {
-                    bad = true;
                     let at = o.order.unit().map(|u| u.location.province);
                     let msg = describe::problem(map, at, &problem);
                     self.fail(o.line, &o.text, msg);
@@ -299,14 +301,17 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 None => {
                     let canon = order_text(map, &o.order);
                     self.ok(&o.text, format!("Accepted: {canon}"));
+                    good.push(o);
                 }
             }
         }
-        if bad {
+        if good.is_empty() {
             return Ok(());
         }
+        let new: Vec<Order> = good.iter().map(|o| o.order).collect();
+        let merged = merge(position.phase.kind, &existing, &new);
         let phase_name = position.phase.to_string();
-        for o in &pending {
+        for o in &good {
             let canon = order_text(map, &o.order);
             self.work.tx.insert_order(&NewOrder {
                 game: id,
@@ -358,8 +363,19 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 .map(|o| OrderDoc::from_order(map, o))
                 .collect(),
         });
+        let id = g.row.id;
         for o in &pending {
             let canon = order_text(map, &o.order);
+            self.work.tx.insert_order(&NewOrder {
+                game: id,
+                phase: &name,
+                power,
+                text: &o.text,
+                canonical: Some(&canon),
+                submitter: &self.sender,
+                submitted_at: self.now(),
+                inbound: self.work.inbound,
+            })?;
             self.ok(&o.text, format!("Stored for {name}: {canon}"));
         }
         Ok(())
@@ -386,7 +402,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     fn require_context(&mut self, line: usize, text: &str, master: bool) -> Option<Context> {
         match &self.context {
             None => {
-                self.fail(line, text, "this command needs a SIGNON to a game first");
+                let why = self.no_signon("this command needs a SIGNON to a game");
+                self.fail(line, text, why);
                 None
             }
             Some(c) if master && c.who != Who::Master => {
@@ -406,13 +423,34 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 who: Who::Power(p),
             }) => Some((key.clone(), p.clone())),
             _ => {
-                self.fail(line, text, "this command needs a SIGNON as a power first");
+                let why = self.no_signon("this command needs a SIGNON as a power");
+                self.fail(line, text, why);
                 None
             }
         }
     }
 
     fn command(&mut self, line: usize, text: &str, request: &Request) -> Result<(), EngineError> {
+        let signs_on = matches!(
+            request,
+            Request::SignOn { .. } | Request::Observe { .. } | Request::Create { .. }
+        );
+        let errors = self.errors;
+        self.dispatch(line, text, request)?;
+        if signs_on {
+            if self.errors > errors {
+                // Nothing after a refused sign-on speaks for an earlier one.
+                self.context = None;
+                self.target = None;
+                self.failed_signon = Some(line);
+            } else {
+                self.failed_signon = None;
+            }
+        }
+        Ok(())
+    }
+
+    fn dispatch(&mut self, line: usize, text: &str, request: &Request) -> Result<(), EngineError> {
         use Request::*;
         match request {
             Create {
