@@ -563,3 +563,36 @@ fn board_pictures_of_retreats_and_adjustments() {
         "no removal cross"
     );
 }
+
+/// A variant's view that tells each player, privately, which units they command.
+struct Commands;
+
+impl legate::report::View for Commands {
+    fn notices(&self, who: &Recipient, report: &PhaseReport) -> Vec<String> {
+        let Some(power) = who.power() else {
+            return Vec::new();
+        };
+        let units: Vec<String> = report
+            .after
+            .units
+            .iter()
+            .filter(|u| u.power == power)
+            .map(|u| format!("{} {}", u.kind.name(), map().location_name(u.location)))
+            .collect();
+        vec![format!("You command: {}.", units.join(", "))]
+    }
+}
+
+#[test]
+fn a_view_adds_private_notices() {
+    let played = markers_1902();
+    let italy = Recipient::new(Role::Player(power("Italy")), Tz::UTC);
+    let to_italy = text::render(map(), &played.report.seen_by(&Commands, &italy), &italy);
+    assert!(to_italy.contains("You command: Army Tunis."), "{to_italy}");
+    let to_observer = text::render(
+        map(),
+        &played.report.seen_by(&Commands, &observer()),
+        &observer(),
+    );
+    assert!(!to_observer.contains("You command"));
+}

@@ -195,6 +195,16 @@ impl Svg {
                         self.cross(at, 9.0);
                     }
                 }
+                // A unit lost in the retreats: disbanded, or bounced off another.
+                _ if report.phase.kind == PhaseKind::Retreat
+                    && o.resolution.verdict != Verdict::Ok =>
+                {
+                    if let Some(u) = o.unit {
+                        let at = dislodged_point(layout.point(u.location));
+                        self.token(map, at, &u, 0.45);
+                        self.cross(at, 9.0);
+                    }
+                }
                 _ => {}
             }
         }
@@ -261,7 +271,12 @@ impl Svg {
                 .unit
                 .filter(|u| u.province() == spec.province())
                 .map_or(spec.location, |u| u.location);
-            layout.point(loc)
+            let at = layout.point(loc);
+            if report.phase.kind == PhaseKind::Retreat {
+                dislodged_point(at)
+            } else {
+                at
+            }
         };
         match o.resolution.order {
             Order::Move { unit, to, .. } => {
@@ -330,8 +345,7 @@ impl Svg {
 
     fn dislodged(&mut self, map: &Map, layout: &Layout, report: &PhaseReport) {
         for d in &report.dislodged {
-            let home = layout.point(d.unit.location);
-            let at = Pt::new(home.x + 18.0, home.y + 14.0);
+            let at = dislodged_point(layout.point(d.unit.location));
             for option in &d.options {
                 let to = layout.point(*option);
                 let _ = writeln!(
@@ -411,6 +425,11 @@ impl Svg {
             );
         }
     }
+}
+
+/// Where a dislodged unit is drawn: beside its province's own unit place.
+fn dislodged_point(home: Pt) -> Pt {
+    Pt::new(home.x + 18.0, home.y + 14.0)
 }
 
 /// Where the unit in `p` stood before the phase.
