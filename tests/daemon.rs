@@ -511,3 +511,51 @@ fn an_undeliverable_address_is_given_up() {
     assert_eq!(entry.status, OutboxStatus::Failed);
     assert!(entry.last_error.is_some());
 }
+
+#[test]
+fn legate_run_once_from_the_command_line() {
+    let mut judge = Judge::new("");
+    judge.drop_mail("gm@example.test", "cli@example.test", "hello", "HELP");
+    let config = judge.path("legate.toml");
+    fs::write(
+        &config,
+        format!(
+            "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\
+             [inbound]\nkind = \"maildir\"\npath = \"in\"\n\
+             [outbound]\nkind = \"maildir\"\npath = \"out\"\n"
+        ),
+    )
+    .expect("config");
+    let legate = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_legate"))
+            .arg("run")
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("run legate")
+    };
+    let config_arg = config.display().to_string();
+    let bad = legate(&["--config", &config_arg, "--once", "--now", "tomorrow"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--now"));
+    let without_once = legate(&["--config", &config_arg, "--now", "2027-03-01T09:00:00Z"]);
+    assert!(!without_once.status.success(), "--now needs --once");
+    let ok = legate(&[
+        "--config",
+        &config_arg,
+        "--once",
+        "--now",
+        "2027-03-01T09:00:00Z",
+    ]);
+    let stdout = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{stdout}");
+    assert!(stdout.contains("mail read: 1 (applied 1"), "{stdout}");
+    assert!(stdout.contains("mail sent: 1"), "{stdout}");
+    let sent = judge.sent();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        sent[0].2.contains("Date: Mon, 01 Mar 2027 09:00:00"),
+        "{}",
+        sent[0].2
+    );
+}
