@@ -41,8 +41,8 @@ pub fn render(map: &Map, layout: &Layout, report: &PhaseReport) -> String {
     let mut svg = Svg::new(layout);
     svg.provinces(map, layout);
     svg.centers(map, layout, report);
-    svg.labels(map, layout);
     svg.orders(map, layout, report);
+    svg.labels(map, layout);
     svg.units(map, layout, report);
     svg.dislodged(map, layout, report);
     svg.title(report);
@@ -124,7 +124,11 @@ impl Svg {
 
     fn labels(&mut self, map: &Map, layout: &Layout) {
         self.out
-            .push_str("<g font-size=\"11\" text-anchor=\"middle\">\n");
+            // A light halo keeps labels readable where arrows cross them.
+            .push_str(
+                "<g font-size=\"11\" text-anchor=\"middle\" paint-order=\"stroke\" \
+                 stroke=\"#fff\" stroke-opacity=\"0.6\" stroke-width=\"2.5\">\n",
+            );
         for p in map.provinces() {
             let Some(place) = layout.place(p) else {
                 continue;
