@@ -559,3 +559,40 @@ fn legate_run_once_from_the_command_line() {
         sent[0].2
     );
 }
+
+#[test]
+fn the_running_daemon_answers_new_mail_and_stops_on_request() {
+    let mut judge = Judge::new("");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let config = judge.config.clone();
+    let daemon = runtime.spawn(async move {
+        legate::daemon::run(&config, async {
+            let _ = stopped.await;
+        })
+        .await
+    });
+    judge.drop_mail("gm@example.test", "live-1@example.test", "hi", "HELP");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while judge.sent().is_empty() {
+        assert!(
+            std::time::Instant::now() < until,
+            "no answer from the daemon"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // A second mail while it runs is answered too.
+    judge.drop_mail("gm@example.test", "live-2@example.test", "again", "HELP");
+    while judge.sent().len() < 2 {
+        assert!(std::time::Instant::now() < until, "no second answer");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    stop.send(()).expect("daemon still running");
+    let result = runtime.block_on(daemon).expect("task");
+    assert!(result.is_ok(), "{result:?}");
+    assert_eq!(judge.files_in("in/cur"), 2);
+}
