@@ -17,7 +17,7 @@ use super::command::{self, Block, Command, command_canonical};
 use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind, Line};
 use super::lexicon;
-use super::order::{self, Ctx, ParsedOrder, order_line, strip_result_marker};
+use super::order::{self, Ctx, ParsedOrder, order_line};
 use super::variant::{VariantOrder, is_variant_line, variant_canonical, variant_line};
 
 /// An order found in a body.
@@ -197,7 +197,12 @@ impl Reader<'_> {
             return self.push(n, raw, Entry::Ignored(Ignored::Quoted));
         }
         let mut offset = 0;
-        for seg in raw.split("\\\\") {
+        let segments: &mut dyn Iterator<Item = &str> = if find_pair(raw, b'\\', b'\\').is_some() {
+            &mut raw.split("\\\\")
+        } else {
+            &mut std::iter::once(raw)
+        };
+        for seg in segments {
             if self.ended {
                 break;
             }
@@ -267,7 +272,7 @@ impl Reader<'_> {
     }
 
     fn logical_line(&mut self, n: usize, seg: &str, offset: usize) {
-        let (code, comment) = match seg.find("//") {
+        let (code, comment) = match find_pair(seg, b'/', b'/') {
             Some(i) => (&seg[..i], true),
             None => (seg, false),
         };
@@ -279,19 +284,19 @@ impl Reader<'_> {
             };
             return self.push(n, seg, Entry::Ignored(why));
         }
+        let mut line = Line::new(code);
         // `(*bounce*)` ends a pasted results line; a command keeps its text
         // (a password may hold those characters).
-        let first = code
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let code = if command::is_command_word(&first) {
-            code
-        } else {
-            strip_result_marker(code)
-        };
-        let line = Line::new(code);
+        if let Some(i) = find_pair(code, b'(', b'*') {
+            let first = line
+                .toks
+                .first()
+                .filter(|t| t.kind == Kind::Word)
+                .map(|t| line.norm_of(t));
+            if !first.is_some_and(command::is_command_word) {
+                line = Line::new(&code[..i]);
+            }
+        }
         let fix = |mut e: GrammarError| {
             e.line = n;
             e.column = e.column.map(|c| c + offset);
@@ -435,6 +440,20 @@ fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
         "a command or an order",
     )
     .with_suggestion(sug)
+}
+
+/// The byte offset of the first `a` followed by `b` (both ASCII).
+pub(crate) fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = bytes[from..].iter().position(|&c| c == a) {
+        let at = from + i;
+        if bytes.get(at + 1) == Some(&b) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Does the line begin like an order (unit type, power, province or order verb)?

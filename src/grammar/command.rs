@@ -305,6 +305,7 @@ impl Command {
 }
 
 /// Every first word of a command, for recognition and suggestions.
+/// (Kept in step with `is_command_word`.)
 pub(crate) const COMMAND_WORDS: &[&str] = &[
     "signon",
     "signoff",
@@ -379,11 +380,56 @@ const SET_WORDS: &[&str] = &[
 
 /// Is this word the start of a command?
 pub(crate) fn is_command_word(w: &str) -> bool {
-    COMMAND_WORDS.contains(&w)
-        || matches!(
-            w,
-            "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal"
-        )
+    // A match compiles to a length-then-bytes test: this runs once per line.
+    matches!(
+        w,
+        "signon"
+            | "signoff"
+            | "create"
+            | "join"
+            | "observe"
+            | "resign"
+            | "register"
+            | "set"
+            | "list"
+            | "history"
+            | "summary"
+            | "whogame"
+            | "help"
+            | "get"
+            | "version"
+            | "press"
+            | "broadcast"
+            | "diary"
+            | "phase"
+            | "if"
+            | "else"
+            | "endif"
+            | "process"
+            | "predict"
+            | "rollback"
+            | "pause"
+            | "resume"
+            | "terminate"
+            | "eject"
+            | "become"
+            | "force"
+            | "promote"
+            | "for"
+            | "endfor"
+            | "map"
+            | "propose"
+            | "withdraw"
+            | "vote"
+            | "assistant"
+            | "nowait"
+            | "wait"
+            | "endpress"
+            | "enddiary"
+            | "endbroadcast"
+            | "endmap"
+            | "endproposal"
+    )
 }
 
 fn err_end(cur: &Cursor, what: &str) -> GrammarError {

@@ -127,9 +127,15 @@ impl<'s> Line<'s> {
         };
         let mut rest = src;
         let mut col = 1u32;
+        // Columns count characters; in ASCII text that is bytes.
+        let ascii = src.is_ascii();
         loop {
             let trimmed = rest.trim_start();
-            col += rest[..rest.len() - trimmed.len()].chars().count() as u32;
+            col += if ascii {
+                (rest.len() - trimmed.len()) as u32
+            } else {
+                rest[..rest.len() - trimmed.len()].chars().count() as u32
+            };
             rest = trimmed;
             if rest.is_empty() {
                 break;
@@ -162,7 +168,11 @@ impl<'s> Line<'s> {
                     ch,
                 }),
             }
-            col += consumed.chars().count() as u32;
+            col += if ascii {
+                consumed.len() as u32
+            } else {
+                consumed.chars().count() as u32
+            };
             rest = after;
         }
         line

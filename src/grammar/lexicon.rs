@@ -16,17 +16,17 @@ pub(crate) const MIN_PREFIX: usize = 3;
 /// Longest province name, in words (`Gulf of Lyon`, `North Atlantic Ocean`).
 const MAX_WORDS: usize = 4;
 
-/// Exact lookup of a normalised spelling in the sorted list.
-fn exact(map: &Map, key: &str) -> Option<Location> {
-    let sp = map.spellings();
+type Spellings = [(String, Location)];
+
+/// Exact lookup of a normalised spelling in a sorted run of spellings.
+fn exact(sp: &Spellings, key: &str) -> Option<Location> {
     sp.binary_search_by(|(s, _)| s.as_str().cmp(key))
         .ok()
         .map(|i| sp[i].1)
 }
 
-/// The spellings that start with `key`.
-fn prefixed<'m>(map: &'m Map, key: &str) -> &'m [(String, Location)] {
-    let sp = map.spellings();
+/// The spellings of a sorted run that start with `key`.
+fn prefixed<'m>(sp: &'m Spellings, key: &str) -> &'m Spellings {
     let lo = sp.partition_point(|(s, _)| s.as_str() < key);
     let hi = lo + sp[lo..].partition_point(|(s, _)| s.starts_with(key));
     &sp[lo..hi]
@@ -39,8 +39,8 @@ enum PrefixHit {
     Many(Vec<Location>),
 }
 
-fn by_prefix(map: &Map, key: &str) -> PrefixHit {
-    let range = prefixed(map, key);
+fn by_prefix(sp: &Spellings, key: &str) -> PrefixHit {
+    let range = prefixed(sp, key);
     let Some(first) = range.first() else {
         return PrefixHit::None;
     };
@@ -103,11 +103,23 @@ pub(crate) fn location(map: &Map, cur: &mut Cursor) -> Result<Location, GrammarE
     if cur.word().is_none() {
         return Err(cur.expected("a province"));
     }
-    let (key, ends, count) = candidate_keys(cur);
+    // Every candidate key begins with the first word: search only the
+    // spellings that do, and build longer keys only if some have more words.
+    let first = cur.word().unwrap_or("");
+    let sp = prefixed(map.spellings(), first);
+    let multi = sp
+        .iter()
+        .any(|(s, _)| s.as_bytes().get(first.len()) == Some(&b' '));
+    let (key, ends, count) = if multi {
+        candidate_keys(cur)
+    } else {
+        (String::new(), [(first.len(), 1); MAX_WORDS], 1)
+    };
+    let key: &str = if multi { &key } else { first };
     let keys = &ends[..count];
     let mut found = None;
     for &(len, n) in keys.iter().rev() {
-        if let Some(loc) = exact(map, &key[..len]) {
+        if let Some(loc) = exact(sp, &key[..len]) {
             found = Some((loc, n));
             break;
         }
@@ -117,7 +129,7 @@ pub(crate) fn location(map: &Map, cur: &mut Cursor) -> Result<Location, GrammarE
             if len < MIN_PREFIX {
                 continue;
             }
-            match by_prefix(map, &key[..len]) {
+            match by_prefix(sp, &key[..len]) {
                 PrefixHit::None => continue,
                 PrefixHit::One(loc) => {
                     found = Some((loc, n));

@@ -95,7 +95,7 @@ pub fn parse_order_in(
 /// A results-mail line ends with a marker such as `(*bounce*)`: everything from
 /// `(*` on is not part of the order.
 pub(crate) fn strip_result_marker(text: &str) -> &str {
-    match text.find("(*") {
+    match super::body::find_pair(text, b'(', b'*') {
         Some(i) => &text[..i],
         None => text,
     }
@@ -123,7 +123,7 @@ pub(crate) fn order_line(ctx: &Ctx, cur: &mut Cursor) -> Result<ParsedOrder, Gra
 /// `power-prefix = power [":"]`, e.g. `France:` or `FRANCE`. A word that is both a
 /// power and a province is read as a power only when a colon follows.
 pub(crate) fn power_prefix(ctx: &Ctx, cur: &mut Cursor) -> Option<Power> {
-    let w = cur.word()?;
+    let w = cur.word().filter(|w| w.len() > 2)?;
     let p = lexicon::power(ctx.map, w)?;
     let colon = cur.peek_at(1).is_some_and(|t| t.kind == Kind::Colon);
     if !colon && ctx.map.lookup(w).is_some() {

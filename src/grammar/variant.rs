@@ -73,15 +73,6 @@ pub enum VariantOrder {
     Maintain { unit: UnitSpec },
 }
 
-/// Words that make a line a variant order wherever they appear.
-const ANYWHERE: &[&str] = &[
-    "defect",
-    "defects",
-    "declare",
-    "declares",
-    "commander",
-    "rebel",
-];
 /// Words that make a line a variant order when they begin it.
 const FIRST: &[&str] = &[
     "accept", "vote", "appoint", "abdicate", "rename", "annex", "aid", "maintain",
@@ -97,7 +88,14 @@ pub(crate) fn is_variant_line(ctx: &Ctx, cur: &Cursor) -> bool {
     if c.word().is_some_and(|w| FIRST.contains(&w)) {
         return true;
     }
-    (c.pos..c.line.toks.len()).any(|i| c.word_at(i - c.pos).is_some_and(|w| ANYWHERE.contains(&w)))
+    let line = c.line;
+    line.toks[c.pos..].iter().any(|t| {
+        t.kind == Kind::Word
+            && matches!(
+                line.norm_of(t),
+                "defect" | "defects" | "declare" | "declares" | "commander" | "rebel"
+            )
+    })
 }
 
 /// `variant-line = [power-prefix] variant-order`
