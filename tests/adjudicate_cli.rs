@@ -208,6 +208,32 @@ fn dislodgement_lists_retreats() {
     assert_eq!(set(&out["units"]["GERMANY"]), strings(&["A MUN"]));
 }
 
+/// DATC 4.A.5: a unit dislodged by a convoyed army may retreat to the army's origin
+/// under the 2023 rules, not under the 2000 or 1971 rules.
+#[test]
+fn retreat_to_a_convoyed_attackers_origin_depends_on_the_edition() {
+    let doc = json!({
+        "phase": "S1901M",
+        "units": {"ENGLAND": ["A BEL"], "GERMANY": ["A HOL", "F NTH", "A RUH"]},
+        "orders": {
+            "ENGLAND": ["A BEL H"],
+            "GERMANY": ["A HOL - BEL VIA CONVOY", "F NTH C A HOL - BEL", "A RUH S A HOL - BEL"]
+        }
+    });
+    let convoyed = adjudicate(&doc, &["--rules", "2023"]);
+    let d = &convoyed["dislodged"]["ENGLAND"][0];
+    assert_eq!(d["attacker_from"], "HOL", "{convoyed}");
+    assert_eq!(d["via_convoy"], true, "{convoyed}");
+    assert_eq!(set(&d["retreats"]), strings(&["BUR", "HOL", "PIC"]));
+    for rules in ["2000", "1971"] {
+        let out = adjudicate(&doc, &["--rules", rules]);
+        let d = &out["dislodged"]["ENGLAND"][0];
+        assert_eq!(d["attacker_from"], "HOL", "{rules}: {out}");
+        assert_eq!(set(&d["retreats"]), strings(&["BUR", "PIC"]), "{rules}");
+        assert_eq!(out["next_phase"], "S1901R", "{rules}");
+    }
+}
+
 #[test]
 fn retreat_phase() {
     let doc = json!({

@@ -5,13 +5,14 @@ use std::collections::BTreeMap;
 use serde_json::{Map as JsonObject, Value, json};
 
 use super::{Entry, Request};
-use crate::judge::{Adjudication, Position, Reason, Resolution, Verdict};
+use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
 use crate::map::{Location, Map, Power, Province, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
 
-/// The result document of an adjudicated request.
-pub fn write_result(map: &Map, request: &Request, done: &Adjudication) -> Value {
+/// The result document of an adjudicated request. `rules` are those it was
+/// adjudicated under: they decide where dislodged units may retreat.
+pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudication) -> Value {
     let power_key = |p: Power| {
         map.powers()
             .get(p.0 as usize)
@@ -51,7 +52,7 @@ pub fn write_result(map: &Map, request: &Request, done: &Adjudication) -> Value 
     if request.position.phase.kind == PhaseKind::Movement {
         for d in &after.dislodged {
             let retreats: Vec<String> = if after.phase.kind == PhaseKind::Retreat {
-                crate::judge::retreat_options(map, after, d)
+                crate::judge::retreat_options_with(map, rules, after, d)
                     .into_iter()
                     .map(|l| map.location_code(l))
                     .collect()

@@ -88,7 +88,7 @@ fn one(map: &Map, rules: &Rules, text: &str) -> Result<Value, InputError> {
     })?;
     let request = read_request(map, &doc, &read_order)?;
     let done = adjudicate(map, rules, &Countries, &request.position, &request.orders);
-    Ok(write_result(map, &request, &done))
+    Ok(write_result(map, rules, &request, &done))
 }
 
 fn read_order(map: &Map, kind: PhaseKind, text: &str) -> Result<(Option<Power>, Order), String> {
