@@ -4,6 +4,7 @@
 mod engine_common;
 
 use engine_common::*;
+use legate::game::Request;
 use legate::game::model::Status;
 use legate::store::InboundStatus;
 
@@ -388,4 +389,108 @@ fn a_player_changes_the_password() {
         )
         .unwrap();
     assert_eq!(new.errors, 0, "{}", new.reply_body);
+}
+
+/// Retreat preferences and a conditional build given with the movement
+/// orders, applied when the retreat and adjustment phases begin.
+#[test]
+fn conditional_retreat_and_build_given_with_movement_orders_apply_later() {
+    let mut table = Table::started("cond", t("2026-02-02T10:00:00Z"));
+    assert_eq!(
+        table
+            .orders("France", &["A MAR - BUR", "F BRE - MAO", "A PAR H"])
+            .errors,
+        0
+    );
+    assert_eq!(
+        table
+            .orders("Germany", &["A MUN - RUH", "A BER - MUN"])
+            .errors,
+        0
+    );
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert_eq!(
+        table
+            .orders("Germany", &["A RUH - BUR", "A MUN S A RUH - BUR"])
+            .errors,
+        0
+    );
+    let body = "SIGNON Fcond pw-france\n\
+                F Mao - Por\nA Bur H\nA Par H\n\
+                IF F Por\nBUILD F Bre\nELSE\nBUILD A Mar\nENDIF\n\
+                PHASE Fall 1901 Retreat\n\
+                IF F Mao\nA Bur - Pic\nELSE\nA Bur - Gas\nENDIF\n";
+    let a = table
+        .engine
+        .apply_text(&address("France"), body, None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body
+            .contains("Stored for W1901A, under the IF on line 5: BUILD F BRE"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body
+            .contains("Stored for F1901R, under the ELSE of the IF on line 11: A BUR - GAS"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body
+            .contains("Conditional orders for W1901A: IF F POR"),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(table.state().conditional.len(), 2);
+    // Processing the movement runs on through the retreat and the builds:
+    // France's stored orders complete both phases.
+    let a = table.as_master(vec![Request::Process]);
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(a.processed, 3);
+    assert_eq!(table.phase().to_string(), "S1902M");
+    let phases = table.phases();
+    let orders_of = |name: &str| {
+        phases
+            .iter()
+            .find(|p| p.phase == name)
+            .map(|p| p.orders.clone())
+            .unwrap_or_default()
+    };
+    // F MAO had moved to Portugal: the ELSE retreat applied, not Picardy.
+    assert!(
+        orders_of("F1901R").contains("GAS"),
+        "{}",
+        orders_of("F1901R")
+    );
+    assert!(
+        !orders_of("F1901R").contains("PIC"),
+        "{}",
+        orders_of("F1901R")
+    );
+    // F POR stood: the IF build applied, not the ELSE one.
+    assert!(
+        orders_of("W1901A").contains("BRE"),
+        "{}",
+        orders_of("W1901A")
+    );
+    assert!(
+        !orders_of("W1901A").contains("MAR"),
+        "{}",
+        orders_of("W1901A")
+    );
+    let s = table.state();
+    let mut france: Vec<String> = s
+        .position
+        .unwrap()
+        .units
+        .iter()
+        .filter(|u| u.power == "France")
+        .map(|u| format!("{} {}", u.kind, u.at))
+        .collect();
+    france.sort();
+    assert_eq!(france, ["A GAS", "A PAR", "F BRE", "F POR"]);
+    assert!(s.conditional.is_empty());
 }

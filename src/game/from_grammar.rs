@@ -169,6 +169,9 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             R::SetAbsence { from, to }
         }
         Command::Phase(p) => R::Phase(*p),
+        Command::If(c) => R::If(super::conditions::CondDoc::from_grammar(map, c)),
+        Command::Else => R::Else,
+        Command::EndIf => R::EndIf,
         Command::Press { to, color, text } => R::Press {
             to: match to {
                 PressTo::All => PressTarget::All,

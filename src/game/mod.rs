@@ -9,6 +9,7 @@ pub mod answers;
 pub mod assign;
 pub mod audit;
 pub mod clock;
+pub mod conditions;
 pub mod describe;
 pub mod docs;
 pub mod engine;

@@ -148,6 +148,9 @@ pub struct GameState {
     pub orders: BTreeMap<String, Vec<OrderDoc>>,
     #[serde(default)]
     pub future_orders: Vec<FutureOrders>,
+    /// Conditional orders (`IF ... ELSE ... ENDIF`) waiting for their phase.
+    #[serde(default)]
+    pub conditional: Vec<super::conditions::ConditionalOrders>,
     #[serde(default)]
     pub clock: PhaseClock,
     /// The published SHA-256 of the lot secret (the secret itself is kept in
@@ -174,6 +177,7 @@ impl GameState {
             position: None,
             orders: BTreeMap::new(),
             future_orders: Vec::new(),
+            conditional: Vec::new(),
             clock: PhaseClock::default(),
             lot_commitment: None,
             draws: Vec::new(),

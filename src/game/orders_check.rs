@@ -56,7 +56,8 @@ pub fn is_illegal(reason: &Reason) -> bool {
     )
 }
 
-fn fits_phase(kind: PhaseKind, order: &Order) -> bool {
+/// Can this kind of order be given in a phase of this kind?
+pub fn fits_phase(kind: PhaseKind, order: &Order) -> bool {
     match order {
         Order::Hold { .. }
         | Order::SupportHold { .. }

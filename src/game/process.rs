@@ -8,6 +8,7 @@ use super::docs::{
     DocError, OrderDoc, PositionDoc, PowerOrderDoc, order_text, power_by_name, power_name,
 };
 use super::model::{GameState, Outcome, Status};
+use super::orders_check::merge;
 use super::report_text::ResultLine;
 use crate::judge::{Countries, Edition, Position, Rules, adjudicate};
 use crate::map::{Map, Power};
@@ -139,10 +140,40 @@ pub fn enter_phase(map: &Map, state: &mut GameState, position: &Position) {
     for f in now {
         state.orders.entry(f.power).or_default().extend(f.orders);
     }
+    apply_conditionals(map, state, position);
     // Orders for phases already gone can never apply.
     state.future_orders = later
         .into_iter()
         .filter(|f| f.phase.parse::<Phase>().is_ok_and(|p| p > position.phase))
+        .collect();
+}
+
+/// Conditional orders for the phase now entered: each block's branch chosen by
+/// its condition on this board, merged over the power's orders in the order
+/// given (a later order for a unit replaces an earlier one).
+fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
+    let name = position.phase.to_string();
+    let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut state.conditional)
+        .into_iter()
+        .partition(|c| c.phase == name);
+    for c in now {
+        let Ok(power) = power_by_name(map, &c.power) else {
+            continue;
+        };
+        // A condition naming what this map does not know cannot hold.
+        let holds = c.condition.holds(map, position, power).unwrap_or(false);
+        let branch = if holds { &c.then } else { &c.otherwise };
+        let new: Vec<Order> = branch.iter().filter_map(|o| o.to_order(map).ok()).collect();
+        if new.is_empty() {
+            continue;
+        }
+        let existing = orders_of(map, state, &c.power).unwrap_or_default();
+        let merged = merge(position.phase.kind, &existing, &new);
+        set_orders(map, state, power, &merged);
+    }
+    state.conditional = later
+        .into_iter()
+        .filter(|c| c.phase.parse::<Phase>().is_ok_and(|p| p > position.phase))
         .collect();
 }
 

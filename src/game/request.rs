@@ -100,6 +100,12 @@ pub enum Request {
     },
     /// `PHASE S1901M`: the orders that follow are for that phase.
     Phase(Phase),
+    /// `IF <condition>`: the orders up to `ELSE` or `ENDIF` apply when it holds
+    /// on the board at the start of their phase.
+    If(super::conditions::CondDoc),
+    /// `ELSE`: the orders up to `ENDIF` apply when the condition does not hold.
+    Else,
+    EndIf,
     List(Option<String>),
     Summary(Option<String>),
     History(Option<String>),

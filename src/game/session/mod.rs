@@ -1,6 +1,7 @@
 //! One mail's commands and orders, applied in order against the games they
 //! name. A `SIGNON` sets who the following lines speak for.
 
+mod conditional;
 mod master;
 mod press;
 mod seats;
@@ -63,6 +64,13 @@ pub struct Session<'w, 't, 'c> {
     /// The line of a refused `SIGNON`: what follows and needs a sign-on is
     /// refused with a pointer to it, rather than applied to an earlier one.
     failed_signon: Option<usize>,
+    /// The `IF` block the orders now read belong to.
+    open_if: Option<conditional::OpenIf>,
+    /// Blocks opened in this mail (numbers them).
+    blocks: u32,
+    /// (phase, power) whose conditional orders from earlier mails this mail
+    /// has already replaced.
+    cond_replaced: Vec<(String, String)>,
 }
 
 fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
@@ -84,6 +92,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             secrets,
             pending_start: None,
             failed_signon: None,
+            open_if: None,
+            blocks: 0,
+            cond_replaced: Vec::new(),
         }
     }
 
@@ -137,6 +148,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
         }
         self.flush_orders()?;
+        if let Some(open) = self.open_if.take() {
+            self.reply.push(format!(
+                "The IF on line {} has no ENDIF: it is taken to end with the mail.",
+                open.line
+            ));
+        }
         if let Some(key) = self.pending_start.take() {
             advance::start(self.work, &key)?;
         }
@@ -192,6 +209,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                         text.push_str(&format!("  {}\n", order_text(map, &o)));
                     }
                 }
+            }
+            for c in state.conditional.iter().filter(|c| c.power == power) {
+                text.push_str(&conditional::describe(map, c));
             }
         }
         Some((state.name.clone(), text))
@@ -258,6 +278,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                     o.order = Order::Remove { unit };
                 }
             }
+        }
+        if self.open_if.is_some() {
+            return self.store_conditional(&key, map, p, &power, &position, pending);
         }
         match self.target {
             Some(t) if t < position.phase => {
@@ -476,6 +499,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             SetDraw(vote) => self.set_draw(line, text, vote.clone()),
             SetConcede(to) => self.set_concede(line, text, to.clone()),
             SetAbsence { from, to } => self.set_absence(line, text, *from, *to),
+            If(c) => self.open_if(line, text, c),
+            Else => self.else_branch(line, text),
+            EndIf => self.end_if(line, text),
             Request::Phase(p) => {
                 self.target = Some(*p);
                 self.ok(text, format!("The orders that follow are for {p}."));
