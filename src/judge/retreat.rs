@@ -3,7 +3,7 @@
 use super::{
     Adjudication, Allegiance, Dislodged, Position, Reason, Resolution, Rules, Verdict, transition,
 };
-use crate::map::{Location, Map, Province, ProvinceSet, Terrain, UnitKind};
+use crate::map::{Location, Map, ProvinceSet, Terrain, UnitKind};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 
 /// Where a dislodged unit may retreat under the 2023 rules: a province it could move
@@ -20,20 +20,10 @@ pub fn retreat_options_with(
     position: &Position,
     d: &Dislodged,
 ) -> Vec<Location> {
-    let mut out = Vec::new();
     let from = d.unit.location;
-    if !transition::on_map(map, from.province) {
-        return out;
-    }
-    let neighbours = match d.unit.kind {
-        UnitKind::Army => map.army_neighbours(from.province),
-        UnitKind::Fleet => map.fleet_neighbours(from),
-    };
-    let origin_open = d.via_convoy && rules.retreat_to_convoy_origin;
-    for p in neighbours.iter() {
-        if !open(map, position, d, p, origin_open) {
-            continue;
-        }
+    let open = open_provinces(map, rules, d, closed(map, position));
+    let mut out = Vec::new();
+    for p in open.iter() {
         match d.unit.kind {
             UnitKind::Army => out.push(Location::from(p)),
             UnitKind::Fleet => out.extend(map.fleet_targets(from, p)),
@@ -42,11 +32,46 @@ pub fn retreat_options_with(
     out
 }
 
-fn open(map: &Map, position: &Position, d: &Dislodged, p: Province, origin_open: bool) -> bool {
-    map.terrain(p) != Terrain::Impassable
-        && !position.contested.contains(p)
-        && (p != d.attacker_from || origin_open)
-        && position.unit_at(p).is_none()
+/// Can any unit of `position.dislodged` retreat? Asked on every movement phase, so
+/// it lists nothing.
+pub(crate) fn any_can_retreat(map: &Map, rules: &Rules, position: &Position) -> bool {
+    if position.dislodged.is_empty() {
+        return false;
+    }
+    let closed = closed(map, position);
+    position
+        .dislodged
+        .iter()
+        .any(|d| !open_provinces(map, rules, d, closed).is_empty())
+}
+
+/// Provinces no retreat may enter: occupied, or left empty by a standoff.
+fn closed(map: &Map, position: &Position) -> ProvinceSet {
+    let mut closed = position.contested;
+    for u in &position.units {
+        if transition::on_map(map, u.location.province) {
+            closed.insert(u.location.province);
+        }
+    }
+    closed
+}
+
+/// The provinces `d` may retreat to: ones it could move to that are not `closed`
+/// and not its attacker's origin unless the attack came by convoy (as the rules say).
+fn open_provinces(map: &Map, rules: &Rules, d: &Dislodged, closed: ProvinceSet) -> ProvinceSet {
+    let from = d.unit.location;
+    if !transition::on_map(map, from.province) {
+        return ProvinceSet::EMPTY;
+    }
+    let neighbours = match d.unit.kind {
+        UnitKind::Army => map.army_neighbours(from.province),
+        UnitKind::Fleet => map.fleet_neighbours(from),
+    };
+    let origin_open = d.via_convoy && rules.retreat_to_convoy_origin;
+    ProvinceSet(neighbours.0 & !closed.0)
+        .iter()
+        .filter(|&p| map.terrain(p) != Terrain::Impassable && (p != d.attacker_from || origin_open))
+        .collect()
 }
 
 pub(super) fn adjudicate(

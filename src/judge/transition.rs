@@ -1,8 +1,8 @@
 //! From one phase to the next: phases where nothing can happen are skipped, and
 //! supply centers change hands when the Fall turns are over.
 
-use super::{Position, Rules, retreat};
-use crate::map::{Map, Power, Province};
+use super::{Position, Rules, bits, retreat};
+use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind, Season};
 
 /// Sets `after.phase` to the phase actually played after `played`, updating
@@ -15,10 +15,7 @@ pub(crate) fn advance(map: &Map, rules: &Rules, after: &mut Position, played: Ph
         }
         let play = match next.kind {
             PhaseKind::Movement => true,
-            PhaseKind::Retreat => after
-                .dislodged
-                .iter()
-                .any(|d| !retreat::retreat_options_with(map, rules, after, d).is_empty()),
+            PhaseKind::Retreat => retreat::any_can_retreat(map, rules, after),
             PhaseKind::Adjustment => adjustment_needed(map, after),
         };
         if play {
@@ -57,26 +54,28 @@ const MAX_POWERS: usize = 32;
 impl Room {
     pub fn of(map: &Map, position: &Position) -> Room {
         let mut counts = [(0i32, 0u32); MAX_POWERS];
-        let mut owned = [0u128; MAX_POWERS];
-        let n = position.owners.len().min(map.province_count()).min(128);
-        for i in 0..n {
-            if let Some(p) = position.owners[i] {
-                let k = p.0 as usize;
-                if k < MAX_POWERS {
-                    counts[k].0 += 1;
-                    owned[k] |= 1u128 << i;
-                }
+        let owners = position.owners.iter().take(map.province_count());
+        for owner in owners.flatten() {
+            if let Some(c) = counts.get_mut(owner.0 as usize) {
+                c.0 += 1;
             }
         }
-        let mut occupied = 0u128;
+        let mut occupied = ProvinceSet::EMPTY;
         for u in &position.units {
-            occupied |= 1u128 << (u.location.province.0 & 127);
+            if on_map(map, u.province()) {
+                occupied.insert(u.province());
+            }
             if let Some(c) = counts.get_mut(u.power.0 as usize) {
                 c.0 -= 1;
             }
         }
+        // Only the few empty home centers need their owner looked up.
         for (k, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
-            counts[k].1 = (home.0 & owned[k] & !occupied).count_ones();
+            let power = Some(Power(k as u8));
+            let empty = ProvinceSet(home.0 & !occupied.0);
+            counts[k].1 = bits::each(empty)
+                .filter(|&p| on_map(map, p) && position.owner(p) == power)
+                .count() as u32;
         }
         Room { counts }
     }
