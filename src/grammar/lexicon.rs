@@ -298,11 +298,16 @@ pub(crate) fn power_adjective(map: &Map, p: Power) -> String {
 pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
     let a = a.as_bytes();
     let b = b.as_bytes();
-    if a.len().abs_diff(b.len()) > limit {
+    // Names are short: rows live on the stack, and longer words are never close.
+    const MAX: usize = 48;
+    if a.len().abs_diff(b.len()) > limit || b.len() >= MAX || a.len() >= MAX {
         return limit + 1;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    let mut prev = [0usize; MAX];
+    let mut cur = [0usize; MAX];
+    for (j, p) in prev.iter_mut().enumerate().take(b.len() + 1) {
+        *p = j;
+    }
     for i in 1..=a.len() {
         cur[0] = i;
         let mut row_min = cur[0];
