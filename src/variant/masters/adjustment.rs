@@ -70,6 +70,9 @@ enum Claim {
     Waive,
 }
 
+/// Rebel builds written alike: the unit, and the orders that wrote it.
+type RebelGroup = ((UnitKind, Location), Vec<usize>);
+
 /// An order waiting for its step.
 #[derive(Copy, Clone, Debug)]
 struct Held {
@@ -90,7 +93,7 @@ struct Work<'a> {
     /// Builds of the owner per center: the unit, how often written, the orders.
     owned: BTreeMap<Province, (Unit, u32, Vec<usize>)>,
     /// Rebel builds per center, alike ones together.
-    rebels: BTreeMap<Province, Vec<((UnitKind, Location), Vec<usize>)>>,
+    rebels: BTreeMap<Province, Vec<RebelGroup>>,
     annexed: Vec<(Power, Province)>,
     /// Claims that found no build in step 2.
     pending: Vec<(Held, Claim)>,
@@ -300,16 +303,8 @@ impl<'a> Work<'a> {
     ) -> Result<Claim, Reason> {
         let at = spec.province();
         if let Some(first) = own.get(&at) {
-            let same = home_build(
-                self.map,
-                &Position {
-                    units: vec![],
-                    ..self.pos.clone()
-                },
-                writer,
-                spec,
-            )
-            .is_ok_and(|u| u == *first);
+            // The first build is not on the board yet: the copy is checked alike.
+            let same = home_build(self.map, &self.pos, writer, spec).is_ok_and(|u| u == *first);
             return match (same, self.state.options.has(Rule::Rebellion)) {
                 (true, true) => Ok(Claim::Copy(at)),
                 (true, false) => Err(Reason::Duplicate),
@@ -523,7 +518,7 @@ impl<'a> Work<'a> {
         }
         let mut winners = Vec::new();
         for (_, mut group) in by_place {
-            group.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+            group.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
             let top = group[0].1.len() as u32;
             let tied = group.get(1).is_some_and(|g| g.1.len() as u32 == top);
             for (i, (_, idxs)) in group.iter().enumerate() {
@@ -589,7 +584,7 @@ impl<'a> Work<'a> {
         let centers: Vec<Province> = self.rebels.keys().copied().collect();
         for at in centers {
             let mut groups = self.rebels.remove(&at).unwrap_or_default();
-            groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+            groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
             let top = groups.first().map_or(0, |g| g.1.len() as u32);
             let second = groups.get(1).map_or(0, |g| g.1.len() as u32);
             for g in groups.iter().skip(1) {
@@ -689,9 +684,8 @@ impl<'a> Work<'a> {
     fn finish(mut self) -> AdjustmentResult {
         let mut after = self.pos.clone();
         let removed = self.removed;
-        after
-            .units
-            .retain(|u| !removed.contains(u.province()) || self.is_new(u));
+        // Rebels are raised only in empty centers, so nothing raised is removed here.
+        after.units.retain(|u| !removed.contains(u.province()));
         after.units.extend(self.owned.values().map(|(u, _, _)| *u));
         for &(power, at) in &self.annexed {
             super::roster::set_home(&mut after, power, at);
@@ -711,18 +705,6 @@ impl<'a> Work<'a> {
             state: self.state,
             aid_received,
         }
-    }
-
-    /// A rebel raised this phase (it stands where nothing was removed).
-    fn is_new(&self, u: &Unit) -> bool {
-        self.state
-            .rebels
-            .iter()
-            .any(|r| r.power == u.power && r.raised_in == u.province())
-            && self
-                .outcomes
-                .iter()
-                .any(|o| o.reason == Reason::Raised { rebel: u.power })
     }
 }
 
