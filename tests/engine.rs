@@ -588,7 +588,11 @@ fn list_summary_history_and_whogame_answer_from_the_store() {
         vec![
             cmd(Request::List(Some("answers".into()))),
             cmd(Request::Summary(Some("answers".into()))),
-            cmd(Request::History(Some("answers".into()))),
+            cmd(Request::History {
+                game: Some("answers".into()),
+                from: None,
+                to: None,
+            }),
             cmd(Request::WhoGame(Some("answers".into()))),
         ],
     );

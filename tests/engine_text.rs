@@ -494,3 +494,151 @@ fn conditional_retreat_and_build_given_with_movement_orders_apply_later() {
     assert_eq!(france, ["A GAS", "A PAR", "F BRE", "F POR"]);
     assert!(s.conditional.is_empty());
 }
+
+fn mail(table: &mut Table, from: &str, body: &str) -> legate::game::Applied {
+    table
+        .engine
+        .apply_text(from, body, None, table.now)
+        .unwrap()
+}
+
+#[test]
+fn get_register_diary_set_address_predict_history_and_set_variant() {
+    let mut table = Table::started("misc", t("2026-02-02T10:00:00Z"));
+    let france = address("France");
+
+    // GET: a help text, or the list of topics.
+    let a = mail(&mut table, &france, "GET orders\nHELP if\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("F Mao - Spa/nc"), "{}", a.reply_body);
+    assert!(a.reply_body.contains("IF F Por"), "{}", a.reply_body);
+    let a = mail(&mut table, &france, "GET regulations\n");
+    assert_eq!(a.errors, 1);
+    assert!(
+        a.reply_body.contains("the topics are: index, orders"),
+        "{}",
+        a.reply_body
+    );
+
+    // REGISTER: the time zone applies to the account; a foreign e-mail is refused.
+    let a = mail(
+        &mut table,
+        &france,
+        "REGISTER\nname: Ann Smith\ne-mail: france@players.test\ntimezone: Asia/Tokyo\nEND\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Registered Ann Smith"),
+        "{}",
+        a.reply_body
+    );
+    let zone = table
+        .engine
+        .store()
+        .transaction(|tx| tx.account_by_address(&france))
+        .unwrap()
+        .unwrap()
+        .time_zone;
+    assert_eq!(zone, "Asia/Tokyo");
+    let a = mail(
+        &mut table,
+        &france,
+        "REGISTER\nname: Eve\nemail: ann@else.test\nEND\n",
+    );
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body
+            .contains("is not the address this mail came from")
+    );
+
+    // DIARY: kept with the game, private, listed, read, deleted.
+    let a = mail(
+        &mut table,
+        &france,
+        "SIGNON Fmisc pw-france\nDIARY\nGermany cannot be trusted.\nENDPRESS\n\
+         DIARY\nSecond thought.\nENDPRESS\nDIARY DELETE 2\nDIARY LIST\nDIARY READ 1\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Your diary in misc: 1 entry."),
+        "{}",
+        a.reply_body
+    );
+    assert!(a.reply_body.contains("Germany cannot be trusted."));
+    let s = table.state();
+    assert_eq!(s.diary.len(), 1);
+    assert_eq!(s.diary[0].power.as_deref(), Some("France"));
+    let a = mail(
+        &mut table,
+        &address("Germany"),
+        "SIGNON Gmisc pw-germany\nDIARY READ 1\n",
+    );
+    assert_eq!(a.errors, 1, "another player's diary stays closed");
+
+    // PREDICT (master): the would-be results, nothing stored.
+    assert_eq!(table.orders("France", &["A PAR - BUR"]).errors, 0);
+    let before = table.raw_state();
+    let a = mail(
+        &mut table,
+        "gm@judge.test",
+        "SIGNON Mmisc gm-pw\nPREDICT\nSET VARIANT gtd\n",
+    );
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Prediction for S1901M"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body.contains("France: A PAR - BUR."),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body
+            .contains("this judge runs only these variants: standard"),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(table.raw_state(), before);
+    assert!(table.phases().is_empty());
+
+    // HISTORY FROM/TO: only the phases processed in that span.
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    table.advance(chrono::Duration::days(10));
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    let a = mail(&mut table, &france, "HISTORY misc FROM 2026-02-05\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("Fall of 1901"), "{}", a.reply_body);
+    assert!(!a.reply_body.contains("Spring of 1901"), "{}", a.reply_body);
+    let a = mail(&mut table, &france, "HISTORY misc TO 2026-02-01\n");
+    assert!(
+        a.reply_body.contains("No phase was processed"),
+        "{}",
+        a.reply_body
+    );
+
+    // SET ADDRESS: the seat's mail goes elsewhere from now on.
+    let a = mail(
+        &mut table,
+        &france,
+        "SIGNON Fmisc pw-france\nSET ADDRESS ann@new.test\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(
+        table.state().player_of("France").unwrap().address,
+        "ann@new.test"
+    );
+
+    // At the end the diary goes back to the address that wrote it.
+    assert_eq!(table.as_master(vec![Request::Terminate]).errors, 0);
+    let diaries: Vec<_> = table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.subject.ends_with("Diary"))
+        .collect();
+    assert_eq!(diaries.len(), 1);
+    assert_eq!(diaries[0].recipients, ["france@players.test"]);
+    assert!(diaries[0].body.contains("Germany cannot be trusted."));
+    assert!(!diaries[0].body.contains("Second thought."));
+}

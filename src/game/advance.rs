@@ -330,12 +330,46 @@ fn announce_end(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         &body,
         Some(id),
     )?;
+    give_back_diaries(work, &state, Some(id));
     work.event(
         Some(id),
         "game.finished",
         json!({ "outcome": state.outcome }),
     )?;
     Ok(())
+}
+
+/// Each diary author gets their entries back when the game ends.
+fn give_back_diaries(work: &mut Work<'_, '_>, state: &GameState, id: Option<crate::store::GameId>) {
+    let mut authors: Vec<String> = Vec::new();
+    for e in &state.diary {
+        if !authors.iter().any(|a| a.eq_ignore_ascii_case(&e.author)) {
+            authors.push(e.author.clone());
+        }
+    }
+    for author in authors {
+        let mut body = format!("Your diary of {}, now that the game is over:\n", state.name);
+        for (i, e) in state
+            .diary
+            .iter()
+            .filter(|e| e.author.eq_ignore_ascii_case(&author))
+            .enumerate()
+        {
+            body.push_str(&format!(
+                "\n{}. {} ({}{}):\n{}\n",
+                i + 1,
+                clock::format_in(e.at, work.zone_of(&author)),
+                e.phase.as_deref().unwrap_or("-"),
+                e.power
+                    .as_deref()
+                    .map(|p| format!(", {p}"))
+                    .unwrap_or_default(),
+                e.text
+            ));
+        }
+        let subject = format!("{}:{} - Diary", work.judge, state.name);
+        work.send(&author, subject, body, id, false);
+    }
 }
 
 /// What the clock asks for a game at `now`: process, send late notices, put

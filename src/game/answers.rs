@@ -19,7 +19,8 @@ pub fn help() -> String {
      SET PREFERENCE <powers>, SET WAIT | NOWAIT, SET DRAW [powers] | NO DRAW, SET CONCEDE <power> | NO CONCEDE, \
      SET ABSENCE <date> TO <date>, SET TIMEZONE <zone>, PHASE <phase>, RESIGN, SIGNOFF.\n\
      Master: PROCESS, ROLLBACK [phase], PAUSE, RESUME, TERMINATE, FORCE BEGIN, SET DEADLINE <date>, \
-     SET NMR | NO NMR, SET PRESS, SET PARTIAL | NO PARTIAL, SET RULES <2023|2000|1971>."
+     SET NMR | NO NMR, SET PRESS, SET PARTIAL | NO PARTIAL, SET RULES <2023|2000|1971>, PREDICT.\n\
+     More: GET <topic> (GET INDEX lists the topics), REGISTER ... END, DIARY, SET ADDRESS."
         .to_string()
 }
 
@@ -103,9 +104,20 @@ pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, E
     Ok(out)
 }
 
-pub fn history(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
+/// The results of the phases processed between `from` and `to` (either open).
+pub fn history(
+    tx: &Tx<'_>,
+    game: GameId,
+    state: &GameState,
+    from: Option<DateTime<Utc>>,
+    to: Option<DateTime<Utc>>,
+) -> Result<String, EngineError> {
     let mut out = format!("History of {}:\n\n", state.name);
+    let mut shown = 0;
     for rec in tx.phases(game)? {
+        if from.is_some_and(|f| rec.processed_at < f) || to.is_some_and(|t| rec.processed_at > t) {
+            continue;
+        }
         let (Ok(results), Ok(after), Ok(phase)) = (
             serde_json::from_str::<Vec<ResultLine>>(&rec.results),
             serde_json::from_str::<PositionDoc>(&rec.position_after),
@@ -124,6 +136,10 @@ pub fn history(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, E
             "",
         ));
         out.push('\n');
+        shown += 1;
+    }
+    if shown == 0 {
+        out.push_str("No phase was processed in that time.\n");
     }
     Ok(out)
 }

@@ -14,6 +14,7 @@ pub mod describe;
 pub mod docs;
 pub mod engine;
 pub mod from_grammar;
+pub mod help;
 pub mod lots;
 pub mod model;
 pub mod orders_check;

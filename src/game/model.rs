@@ -116,6 +116,18 @@ pub struct FutureOrders {
     pub orders: Vec<OrderDoc>,
 }
 
+/// A private note (`DIARY`), given back to its author when the game ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiaryEntry {
+    pub author: String,
+    #[serde(default)]
+    pub power: Option<String>,
+    #[serde(default)]
+    pub phase: Option<String>,
+    pub at: DateTime<Utc>,
+    pub text: String,
+}
+
 /// Where the clock of the current phase stands.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhaseClock {
@@ -152,6 +164,8 @@ pub struct GameState {
     #[serde(default)]
     pub conditional: Vec<super::conditions::ConditionalOrders>,
     #[serde(default)]
+    pub diary: Vec<DiaryEntry>,
+    #[serde(default)]
     pub clock: PhaseClock,
     /// The published SHA-256 of the lot secret (the secret itself is kept in
     /// its own column until the game ends).
@@ -178,6 +192,7 @@ impl GameState {
             orders: BTreeMap::new(),
             future_orders: Vec::new(),
             conditional: Vec::new(),
+            diary: Vec::new(),
             clock: PhaseClock::default(),
             lot_commitment: None,
             draws: Vec::new(),

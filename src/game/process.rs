@@ -35,6 +35,9 @@ pub enum ProcessError {
     UnknownVariant(String),
 }
 
+/// The variants this judge runs.
+pub const VARIANTS: &[&str] = &["standard"];
+
 /// The map of a variant.
 pub fn map_for(variant: &str) -> Result<&'static Map, ProcessError> {
     match variant.to_ascii_lowercase().as_str() {

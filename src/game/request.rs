@@ -108,9 +108,27 @@ pub enum Request {
     EndIf,
     List(Option<String>),
     Summary(Option<String>),
-    History(Option<String>),
+    /// `HISTORY [game] [FROM date] [TO date]`: phases processed in that span.
+    History {
+        game: Option<String>,
+        from: Option<DateTime<Utc>>,
+        to: Option<DateTime<Utc>>,
+    },
     WhoGame(Option<String>),
     Help,
+    /// `GET <topic>` (and `HELP <topic>`): a help text.
+    Get(String),
+    /// `REGISTER ... END`: the block's `key: value` fields (keys in lower case).
+    Register(Vec<(String, String)>),
+    /// `DIARY ...`: a private note kept with the game signed on to.
+    Diary(crate::grammar::DiaryAction),
+    /// `SET ADDRESS [address]`: the seat signed on to is reached there (none:
+    /// the sender's address).
+    SetAddress(Option<String>),
+    /// `PREDICT` (master): the results the current orders would give.
+    Predict,
+    /// `SET VARIANT <name>` (master, while forming).
+    SetVariant(String),
     Version,
     Resign,
     // Master commands.

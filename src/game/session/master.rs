@@ -238,6 +238,40 @@ impl Session<'_, '_, '_> {
                 }
             }
             Rollback(target) => self.rollback(line, text, &key, *target)?,
+            Predict => {
+                if status != Status::Active && status != Status::Paused {
+                    self.fail(
+                        line,
+                        text,
+                        format!("{name} is not running; there is nothing to predict"),
+                    );
+                } else {
+                    let body = self.predict(&key)?;
+                    self.ok(text, body);
+                }
+            }
+            SetVariant(v) => {
+                if map_for(v).is_err() {
+                    self.fail(
+                        line,
+                        text,
+                        format!(
+                            "this judge runs only these variants: {}",
+                            process::VARIANTS.join(", ")
+                        ),
+                    );
+                } else if status != Status::Forming {
+                    self.fail(
+                        line,
+                        text,
+                        format!("{name} has started: its variant is fixed"),
+                    );
+                } else {
+                    let v = v.to_ascii_lowercase();
+                    self.work.game_mut(&key).state.settings.variant = v.clone();
+                    self.ok(text, format!("{name} will be played as {v}."));
+                }
+            }
             SetClock { kind, field } => {
                 let g = self.work.game_mut(&key);
                 let kinds = match kind {
@@ -262,6 +296,26 @@ impl Session<'_, '_, '_> {
             _ => self.fail(line, text, "not a master command"),
         }
         Ok(())
+    }
+
+    /// The results the orders given so far would give, adjudicated on a copy
+    /// of the game: nothing is stored.
+    fn predict(&mut self, key: &str) -> Result<String, EngineError> {
+        let mut copy = self.work.game(key).state.clone();
+        let map = map_for(&copy.settings.variant)?;
+        let done = process::process(map, &mut copy)?;
+        let phase: Phase = done
+            .phase
+            .parse()
+            .map_err(|_| EngineError::State(done.phase.clone()))?;
+        let results = crate::game::report_text::results(
+            &copy.name,
+            &phase,
+            &done.results,
+            &done.after,
+            "This is a prediction from the orders given so far: nothing was processed or stored.",
+        );
+        Ok(format!("Prediction for {}:\n\n{results}", done.phase))
     }
 
     pub(super) fn rollback(

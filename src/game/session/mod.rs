@@ -1,6 +1,7 @@
 //! One mail's commands and orders, applied in order against the games they
 //! name. A `SIGNON` sets who the following lines speak for.
 
+mod account;
 mod conditional;
 mod master;
 mod press;
@@ -507,9 +508,26 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 self.ok(text, format!("The orders that follow are for {p}."));
                 Ok(())
             }
-            List(g) | Summary(g) | History(g) | WhoGame(g) => {
+            List(g) | Summary(g) | History { game: g, .. } | WhoGame(g) => {
                 self.answer(line, text, request, g.clone())
             }
+            Get(topic) => {
+                match super::help::topic(topic) {
+                    Some(body) => self.ok(text, body.trim_end()),
+                    None => self.fail(
+                        line,
+                        text,
+                        format!(
+                            "there is no help topic {topic:?}; the topics are: {}",
+                            super::help::names().join(", ")
+                        ),
+                    ),
+                }
+                Ok(())
+            }
+            Register(fields) => self.register(line, text, fields),
+            Diary(action) => self.diary(line, text, action),
+            SetAddress(address) => self.set_address(line, text, address.as_deref()),
             Help => {
                 self.ok(text, answers::help());
                 Ok(())

@@ -225,7 +225,10 @@ impl Session<'_, '_, '_> {
             Request::List(_) => answers::list(&g.state, tz, self.now()),
             Request::WhoGame(_) => answers::whogame(&g.state),
             Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,
-            _ => answers::history(self.work.tx, g.row.id, &g.state)?,
+            Request::History { from, to, .. } => {
+                answers::history(self.work.tx, g.row.id, &g.state, *from, *to)?
+            }
+            _ => answers::history(self.work.tx, g.row.id, &g.state, None, None)?,
         };
         self.ok(text, body);
         Ok(())
