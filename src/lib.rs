@@ -18,3 +18,4 @@ pub mod grammar;
 pub mod store;
 pub mod report;
 pub mod daemon;
+pub mod variant;

@@ -1,0 +1,5 @@
+//! Variants: rules and data that change the standard game live here, one
+//! module each. Every variant keeps to the pure core: no I/O, no clock.
+
+pub mod twilight;
+pub mod masters;
