@@ -1309,3 +1309,68 @@ fn the_phase_kind_is_kept_for_movement_control() {
     assert_eq!(p.phase.kind, PhaseKind::Movement);
     assert_eq!(r.rejected[0].why, Rejection::WrongPhase);
 }
+
+// ---------------------------------------------------------------- reports, phases
+
+#[test]
+fn the_report_lists_each_controlled_unit_with_its_counts() {
+    use legate::variant::masters::report::tally_lines;
+    let p = fall_1901();
+    let s = state("MR1,MR2");
+    let r = control(map(), &s, &p, &[], &fall_1901_submissions(&p, 2));
+    let lines = tally_lines(map(), &s, &p, &r.tallies[0]);
+    assert_eq!(
+        lines,
+        [
+            "Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out",
+            "Portugal: A POR S A MAR - SPA (1: France 1) - out-voted",
+        ]
+    );
+}
+
+#[test]
+fn the_adjustment_summary_lists_rebels_annexations_aid_and_disbands() {
+    use legate::variant::masters::report::summary;
+    let (mut s, mut p) = aid_1905();
+    s.options = Options::all();
+    s.previous_owners = Some(p.owners.clone());
+    p.units.push(unit("Turkey: A Con"));
+    let subs = [
+        asub("France", &["Annex Spa", "Aid Rebel A Arm", "Disband A Bur"]),
+        asub("Turkey", &["Build Rebel A Mos"]),
+    ];
+    let sum = summary(&adjust(map(), &rules(), &s, &p, &[], &subs));
+    assert_eq!(
+        sum.rebels_raised,
+        [(power("Turkey"), Power(20), prov("mos"))]
+    );
+    assert_eq!(sum.annexed, [(power("France"), prov("spa"))]);
+    assert_eq!(sum.aid, [(power("France"), Power(19))]);
+    assert_eq!(sum.voluntary_disbands.len(), 1);
+}
+
+#[test]
+fn masters_plays_adjustments_the_judge_would_skip() {
+    use legate::variant::masters::adjustment::adjustment_needed;
+    // Balanced everywhere: nothing to do, unless MR5 lets anyone disband.
+    let p = position(
+        "W1901A",
+        &["France: A Par", "France: A Mar", "France: F Bre"],
+        &[],
+    );
+    let mut q = p.clone();
+    q.units.extend(
+        Position::initial(map())
+            .units
+            .into_iter()
+            .filter(|u| u.power != power("France")),
+    );
+    assert!(!adjustment_needed(&state("MR1,MR2,MR3"), &q));
+    assert!(adjustment_needed(&state("MR5"), &q));
+    // A surplus with every home center full: the judge skips; annexation can use it.
+    let mut r = q.clone();
+    r.owners[prov("spa").0 as usize] = Some(power("France"));
+    r.units.retain(|u| u.province() != prov("spa"));
+    assert!(!adjustment_needed(&state("MR1,MR2"), &r));
+    assert!(adjustment_needed(&state("MR1,MR4"), &r));
+}

@@ -725,3 +725,23 @@ impl Held {
         }
     }
 }
+
+/// Must the adjustment phase be played? The judge skips it when no power can build
+/// or must remove; Masters gives more to do: a surplus with no free home center
+/// can still raise rebels, annex or give aid (MR3, MR4, MR6), powers in civil
+/// disorder and rebels adjust too, and with MR5 anyone may disband.
+pub fn adjustment_needed(state: &MastersState, position: &Position) -> bool {
+    let o = state.options;
+    if o.has(Rule::Disarmament) && !position.units.is_empty() {
+        return true;
+    }
+    let spend = o.has(Rule::Rebellion) || o.has(Rule::Annexation) || o.has(Rule::ForeignAid);
+    (0..MAX_POWERS).map(|i| Power(i as u8)).any(|p| {
+        let centers = position.centers_of(p);
+        let balance = centers.len() as i32 - position.unit_count(p) as i32;
+        let occupied: ProvinceSet = position.units.iter().map(|u| u.province()).collect();
+        let free = position.home_of(p).0 & centers.0 & !occupied.0 != 0;
+        let great = state.kind(p) == Some(Kind::Great);
+        balance < 0 || (balance > 0 && (free || (great && spend)))
+    })
+}

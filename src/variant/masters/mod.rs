@@ -8,6 +8,7 @@
 //! - `control` (MR2): variable control in movement and retreat phases.
 //! - `rebellion` (MR3), `annexation` (MR4), `disarmament` (MR5), `aid` (MR6):
 //!   the checks of each rule's adjustment orders.
+//! - `report`: what season reports print of all this.
 //! - `adjustment`: the adjustment phase with all six rules, resolved in a
 //!   documented sequence, each outcome with its reason.
 //!
@@ -24,6 +25,7 @@ pub mod minors;
 pub mod options;
 pub mod outcome;
 pub mod rebellion;
+pub mod report;
 pub mod roster;
 
 pub use adjustment::{AdjustmentResult, AdjustmentSubmission, resolve as resolve_adjustment};
