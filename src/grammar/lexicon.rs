@@ -18,17 +18,45 @@ const MAX_WORDS: usize = 4;
 
 type Spellings = [(String, Location)];
 
+/// Byte-wise comparison, inlined: the names are a few bytes long, too short
+/// for a library `memcmp` call to pay off.
+#[inline]
+fn cmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+#[inline]
+fn starts_with(s: &[u8], p: &[u8]) -> bool {
+    s.len() >= p.len() && cmp(&s[..p.len()], p).is_eq()
+}
+
 /// Exact lookup of a normalised spelling in a sorted run of spellings.
 fn exact(sp: &Spellings, key: &str) -> Option<Location> {
-    sp.binary_search_by(|(s, _)| s.as_str().cmp(key))
+    let key = key.as_bytes();
+    sp.binary_search_by(|(s, _)| cmp(s.as_bytes(), key))
         .ok()
         .map(|i| sp[i].1)
 }
 
 /// The spellings of a sorted run that start with `key`.
 fn prefixed<'m>(sp: &'m Spellings, key: &str) -> &'m Spellings {
-    let lo = sp.partition_point(|(s, _)| s.as_str() < key);
-    let hi = lo + sp[lo..].partition_point(|(s, _)| s.starts_with(key));
+    let key = key.as_bytes();
+    // Narrow to the first letter with byte tests before comparing strings.
+    let sp = match key.first() {
+        Some(&b) => {
+            let lo = sp.partition_point(|(s, _)| s.as_bytes().first().is_none_or(|&c| c < b));
+            let hi = lo + sp[lo..].partition_point(|(s, _)| s.as_bytes().first() == Some(&b));
+            &sp[lo..hi]
+        }
+        None => sp,
+    };
+    let lo = sp.partition_point(|(s, _)| cmp(s.as_bytes(), key).is_lt());
+    let hi = lo + sp[lo..].partition_point(|(s, _)| starts_with(s.as_bytes(), key));
     &sp[lo..hi]
 }
 
