@@ -17,17 +17,16 @@ pub(crate) fn build(
     status: &[Status],
 ) -> Adjudication {
     let board = r.board;
-    let mut moved = ProvinceSet::EMPTY;
+    // Per province: its unit moved; the province its unit was dislodged from.
+    let mut moved = [false; MAX];
     for &p in board.units() {
-        if board.slot(p).act == Act::Move && r.succeeded(p) {
-            moved.insert(p);
-        }
+        moved[p.0 as usize] = board.slot(p).act == Act::Move && r.succeeded(p);
     }
     let mut dislodger: [Option<Province>; MAX] = [None; MAX];
-    for &q in board.units() {
-        if !moved.contains(q) {
-            dislodger[q.0 as usize] =
-                bits::each(board.movers_into[q.0 as usize]).find(|&m| moved.contains(m));
+    for &p in board.units() {
+        let q = board.slot(p).to.province;
+        if moved[p.0 as usize] && board.unit(q).is_some() && !moved[q.0 as usize] {
+            dislodger[q.0 as usize] = Some(p);
         }
     }
 
@@ -94,12 +93,13 @@ pub(crate) fn build(
         owners: position.owners.clone(),
         homes: position.homes.clone(),
     };
+    // Provinces holding a unit after the moves.
+    let mut filled = ProvinceSet::EMPTY;
     for &p in board.units() {
         let s = board.slot(p);
         let Some(mut unit) = s.unit else { continue };
-        if moved.contains(p) {
+        if moved[p.0 as usize] {
             unit.location = s.to;
-            after.units.push(unit);
         } else if let Some(from) = dislodger[p.0 as usize] {
             let via_convoy = r.by_convoy(from);
             after.dislodged.push(Dislodged {
@@ -107,18 +107,15 @@ pub(crate) fn build(
                 attacker_from: from,
                 via_convoy,
             });
-        } else {
-            after.units.push(unit);
+            continue;
         }
+        after.units.push(unit);
+        filled.insert(unit.location.province);
     }
     // Provinces left empty where a move bounced: a standoff, closed to retreats.
-    let mut filled = ProvinceSet::EMPTY;
-    for u in &after.units {
-        filled.insert(u.location.province);
-    }
     for &p in board.units() {
         // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
-        if board.slot(p).act == Act::Move && !moved.contains(p) && r.prevent_strength(p) > 0 {
+        if board.slot(p).act == Act::Move && !moved[p.0 as usize] && r.prevent_strength(p) > 0 {
             let q = board.slot(p).to.province;
             if !filled.contains(q) {
                 after.contested.insert(q);
