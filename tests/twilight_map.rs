@@ -554,3 +554,30 @@ fn drawing_shows_every_province_and_cell() {
         "coast tags"
     );
 }
+
+// ---- no input panics ---------------------------------------------------------
+
+proptest::proptest! {
+    #[test]
+    fn any_text_is_answered_without_panic(text in "[a-z/ :,#\\-\\n]{0,300}") {
+        if let Ok(design) = twilight::parse(&text) {
+            let _ = twilight::validate(&design);
+            let _ = twilight::draw(&design, &text);
+            let _ = twilight::build(&design, "x");
+        }
+    }
+
+    #[test]
+    fn any_cell_changed_is_answered_without_panic(
+        row in 0usize..12, col in 0usize..16, pick in 0usize..76,
+    ) {
+        let abbr = Map::standard().abbr(legate::map::Province(pick as u8)).to_string();
+        let text = with_cells(&[(row, col, abbr.as_str())]);
+        let design = twilight::parse(&text).expect("still a grid of provinces");
+        let errs = twilight::validate(&design);
+        let _ = twilight::draw(&design, "x");
+        if errs.is_empty() {
+            proptest::prop_assert!(twilight::build(&design, "x").is_ok());
+        }
+    }
+}
