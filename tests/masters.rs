@@ -1374,3 +1374,33 @@ fn masters_plays_adjustments_the_judge_would_skip() {
     assert!(!adjustment_needed(&state("MR1,MR2"), &r));
     assert!(adjustment_needed(&state("MR1,MR4"), &r));
 }
+
+#[test]
+fn a_rebel_moves_in_the_judge_takes_a_center_and_gains_identity() {
+    // Rebel A Mos, under variable control, walks into an empty Sevastopol in the Fall.
+    let mut s = state("MR1,MR2,MR3");
+    s.rebels.push(Rebel {
+        power: Power(19),
+        kind: UnitKind::Army,
+        raised_in: prov("mos"),
+        identity: None,
+    });
+    let p = position(
+        "F1902M",
+        &["#19: A Mos", "Russia: A War", "Turkey: A Con"],
+        &[],
+    );
+    let subs = [sub(&p, "Turkey", &["A Con H", "A Mos - Sev"])];
+    let r = control(map(), &s, &p, &[], &subs);
+    assert_eq!(r.tallies.len(), 1);
+    let adj = adjudicate(map(), &rules(), &Countries, &p, &r.orders);
+    assert_eq!(unit_at(&adj.after, "sev").map(|u| u.power), Some(Power(19)));
+    assert_eq!(adj.after.owner(prov("sev")), Some(Power(19)));
+    let mut after = adj.after.clone();
+    s.update_rebels(&mut after);
+    assert_eq!(
+        s.rebel(Power(19)).and_then(|r| r.identity),
+        Some(prov("sev"))
+    );
+    assert!(after.home_of(Power(19)).contains(prov("sev")));
+}
