@@ -581,3 +581,28 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn format_variants_read_the_same() {
+    // No MAP/ENDMAP (an attachment), no GRID keyword, upper case, comments,
+    // `bul/nc` for the east coast, keywords with colons, pairs on one line.
+    let text = NORTH_CHANNEL
+        .replace("MAP\nGRID\n", "")
+        .replace("ENDMAP", "")
+        .replace(
+            "bul/ec: bla rum",
+            "BUL/NC: BLA, RUM  // the Black Sea coast",
+        )
+        .replace(
+            "LAND ONLY\nwal - lon",
+            "Land only:\nwal-lon, lon-yor # two pairs",
+        );
+    let design = twilight::parse(&text).expect("parses");
+    assert!(twilight::validate(&design).is_empty());
+    assert_eq!(design.land_only.len(), 2);
+    let bul = design.coasts.iter().find(|l| l.coast == std_loc("bul/ec"));
+    assert_eq!(bul.map(|l| l.touches.len()), Some(2));
+    let plain = twilight::parse(NORTH_CHANNEL).expect("parses");
+    assert_eq!(design.grid.width(), plain.grid.width());
+    assert_eq!(design.grid.height(), plain.grid.height());
+}
