@@ -1404,3 +1404,67 @@ fn a_rebel_moves_in_the_judge_takes_a_center_and_gains_identity() {
     );
     assert!(after.home_of(Power(19)).contains(prov("sev")));
 }
+
+// ---------------------------------------------------------------- properties
+
+mod properties {
+    use super::*;
+    use legate::orders::UnitSpec;
+    use proptest::prelude::*;
+
+    const PLACES: &[&str] = &[
+        "mos", "sev", "war", "ser", "bul", "spa", "por", "par", "mar", "ven", "arm", "hol", "lvp",
+        "yor",
+    ];
+
+    fn any_order() -> impl Strategy<Value = AdjustmentOrder> {
+        let place = (0..PLACES.len()).prop_map(|i| prov(PLACES[i]));
+        let kind = prop_oneof![Just(UnitKind::Army), Just(UnitKind::Fleet)];
+        let spec = (place.clone(), kind).prop_map(|(p, k)| UnitSpec::new(k, p.into()));
+        prop_oneof![
+            spec.clone().prop_map(AdjustmentOrder::Build),
+            spec.clone().prop_map(AdjustmentOrder::Remove),
+            spec.clone().prop_map(AdjustmentOrder::BuildRebel),
+            spec.prop_map(AdjustmentOrder::AidRebel),
+            place.prop_map(AdjustmentOrder::Annex),
+            (0u8..21).prop_map(|p| AdjustmentOrder::Aid(Power(p))),
+            Just(AdjustmentOrder::Waive),
+        ]
+    }
+
+    fn any_submissions() -> impl Strategy<Value = Vec<AdjustmentSubmission>> {
+        proptest::collection::btree_map(0u8..9, proptest::collection::vec(any_order(), 0..5), 0..6)
+            .prop_map(|m| {
+                m.into_iter()
+                    .map(|(w, orders)| AdjustmentSubmission {
+                        writer: Power(w),
+                        orders,
+                    })
+                    .collect()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any orders: no panic, one outcome per order written, and the same result
+        /// whichever order the submissions come in.
+        #[test]
+        fn adjustments_never_depend_on_arrival_order(subs in any_submissions(), k in 0usize..6) {
+            let (mut s, mut p) = aid_1905();
+            s.options = Options::all();
+            s.previous_owners = Some(p.owners.clone());
+            p.units.push(unit("Turkey: A Con"));
+            let a = adjust(map(), &rules(), &s, &p, &[power("Austria")], &subs);
+            let written: usize = subs.iter().map(|x| x.orders.len()).sum();
+            prop_assert_eq!(a.outcomes.iter().filter(|o| o.writer.is_some()).count(), written);
+            let mut v = subs.clone();
+            v.reverse();
+            if !v.is_empty() {
+                let n = v.len();
+                v.rotate_left(k % n);
+            }
+            prop_assert_eq!(adjust(map(), &rules(), &s, &p, &[power("Austria")], &v), a);
+        }
+    }
+}
