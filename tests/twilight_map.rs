@@ -606,3 +606,23 @@ fn format_variants_read_the_same() {
     assert_eq!(design.grid.width(), plain.grid.width());
     assert_eq!(design.grid.height(), plain.grid.height());
 }
+
+#[test]
+fn the_standard_board_itself_breaks_rules_2_4_and_2_5() {
+    // Why every design must differ from the standard board: Portugal borders
+    // one land space, the Black Sea no sea (see docs/rulings/twilight.md).
+    let map = Map::standard();
+    let por = std_loc("por").province;
+    let land = |p| matches!(map.terrain(p), Terrain::Inland | Terrain::Coastal);
+    assert_eq!(
+        map.army_neighbours(por).iter().filter(|&q| land(q)).count(),
+        1
+    );
+    let bla = std_loc("bla");
+    let seas = map
+        .fleet_neighbours(bla)
+        .iter()
+        .filter(|&q| map.terrain(q) == Terrain::Sea)
+        .count();
+    assert_eq!(seas, 0);
+}
