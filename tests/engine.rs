@@ -185,7 +185,7 @@ fn bad_input_gets_a_specific_error_and_changes_nothing() {
                 game: "strict".into(),
                 password: "x".into(),
             })],
-            "has already started",
+            "you already play or stand by in strict",
         ),
         (vec![ord(map, "A PAR H")], "orders need a SIGNON"),
     ];
@@ -402,8 +402,25 @@ fn without_nmr_the_game_waits_and_the_late_power_is_abandoned() {
     assert_eq!(table.engine.next_wakeup().unwrap(), None);
     table.advance(Duration::days(3));
     assert_eq!(table.engine.process_due(table.now).unwrap(), 0);
+    // Germany sends incomplete orders: still late, but the abandonment is
+    // not announced again, and the game goes back to waiting.
+    let abandoned = |table: &mut Table| {
+        table
+            .outbox()
+            .iter()
+            .filter(|m| m.subject.ends_with("Abandoned"))
+            .count()
+    };
+    assert_eq!(abandoned(&mut table), 8, "seven players and the master");
+    assert_eq!(table.orders("Germany", &["F KIE H"]).errors, 0);
+    for _ in 0..3 {
+        table.advance(Duration::hours(1));
+        assert_eq!(table.engine.process_due(table.now).unwrap(), 0);
+    }
+    assert_eq!(abandoned(&mut table), 8);
+    assert_eq!(table.engine.next_wakeup().unwrap(), None);
     // Germany comes back: complete orders process the phase at once.
-    let a = table.orders("Germany", &["F KIE H", "A BER H", "A MUN H"]);
+    let a = table.orders("Germany", &["A BER H", "A MUN H"]);
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert_eq!(a.processed, 1);
     assert_eq!(table.phase().to_string(), "F1901M");
@@ -670,4 +687,117 @@ fn a_dislodged_unit_retreats_and_bad_retreats_are_refused() {
             .iter()
             .any(|u| u.power == "Germany" && u.at == "BUR")
     );
+}
+
+#[test]
+fn a_standby_player_takes_over_an_abandoned_power() {
+    let mut table = Table::started("standby", t("2026-01-05T12:00:00Z"));
+    // A latecomer joins the game under way: the stand-by list.
+    let spare = "spare@players.test".to_string();
+    let a = table.send(
+        &spare,
+        vec![cmd(Request::SignOn {
+            power: None,
+            game: "standby".into(),
+            password: "pw-spare".into(),
+        })],
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("number 1 on its stand-by list"),
+        "{}",
+        a.reply_body
+    );
+    for power in POWERS.iter().filter(|p| **p != "Germany") {
+        let units: Vec<String> = table
+            .state()
+            .position
+            .unwrap()
+            .units
+            .iter()
+            .filter(|u| u.power == *power)
+            .map(|u| format!("{} {} H", u.kind, u.at))
+            .collect();
+        let units: Vec<&str> = units.iter().map(String::as_str).collect();
+        assert_eq!(table.orders(power, &units).errors, 0);
+    }
+    let deadline = table.deadline();
+    table.now = deadline + Duration::hours(30);
+    assert_eq!(table.engine.process_due(table.now).unwrap(), 0);
+    let s = table.state();
+    let germany = s.player_of("Germany").expect("Germany has a player");
+    assert_eq!(germany.address, spare);
+    assert!(!germany.abandoned);
+    assert!(
+        s.member(&address("Germany")).is_none(),
+        "the old player left"
+    );
+    // A fresh deadline for the newcomer.
+    assert!(table.deadline() > table.now);
+    let mails = table.outbox();
+    let to = |who: &str, subject: &str| {
+        mails
+            .iter()
+            .filter(|m| m.recipients == [who.to_string()] && m.subject.ends_with(subject))
+            .count()
+    };
+    assert_eq!(to(&spare, "You now play Germany"), 1);
+    assert_eq!(to(&address("Germany"), "Replaced"), 1);
+    assert_eq!(to(&address("France"), "Replacement"), 1);
+    assert_eq!(to(&table.master.clone(), "Replacement"), 1);
+    // The newcomer signs on with the password they joined with and orders.
+    let a = table.send(
+        &spare,
+        vec![
+            cmd(Request::SignOn {
+                power: Some("G".into()),
+                game: "standby".into(),
+                password: "pw-spare".into(),
+            }),
+            ord(table.map(), "F KIE H"),
+            ord(table.map(), "A BER H"),
+            ord(table.map(), "A MUN H"),
+        ],
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(a.processed, 1);
+    assert_eq!(table.phase().to_string(), "F1901M");
+}
+
+#[test]
+fn an_ejected_player_is_replaced_from_the_standby_list() {
+    let mut table = Table::started("eject", t("2026-01-05T12:00:00Z"));
+    let spare = "spare@players.test".to_string();
+    let join = vec![cmd(Request::SignOn {
+        power: None,
+        game: "eject".into(),
+        password: "pw-spare".into(),
+    })];
+    assert_eq!(table.send(&spare, join).errors, 0);
+    let a = table.as_master(vec![Request::Eject("Italy".into())]);
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("takes over Italy"),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(table.state().player_of("Italy").unwrap().address, spare);
+    // Without a stand-by player, a vacant power is taken by the next to join.
+    let a = table.as_master(vec![Request::Eject("Italy".into())]);
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(table.state().player_of("Italy").is_none());
+    let late = "late@players.test".to_string();
+    let join = vec![cmd(Request::SignOn {
+        power: None,
+        game: "eject".into(),
+        password: "pw-late".into(),
+    })];
+    let a = table.send(&late, join);
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("you take over Italy"),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(table.state().player_of("Italy").unwrap().address, late);
 }

@@ -445,14 +445,16 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
         work.event(Some(id), "phase.civil_disorder", json!({ "powers": late }))?;
         return process_now(work, key);
     }
-    // No NMR: the game waits; the late players are marked abandoned.
+    // No NMR: the late players are marked abandoned; each is announced once
+    // per phase, and a stand-by player takes the power over if there is one.
     let g = work.game_mut(key);
     let mut newly = Vec::new();
     for power in &late {
-        if let Some(m) = g.state.player_of_mut(power)
-            && !m.abandoned
-        {
+        if let Some(m) = g.state.player_of_mut(power) {
             m.abandoned = true;
+        }
+        if !g.state.clock.abandon_announced.contains(power) {
+            g.state.clock.abandon_announced.push(power.clone());
             newly.push(power.clone());
         }
     }
@@ -472,7 +474,102 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
         )?;
         work.event(Some(id), "phase.abandoned", json!({ "powers": newly }))?;
     }
+    for power in &late {
+        replace_with_standby(work, key, power)?;
+    }
     Ok(0)
+}
+
+/// Powers that need a player: abandoned ones, and surviving powers nobody plays.
+pub fn vacant_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
+    let position = position_of(map, state)?;
+    Ok(survivors(map, &position)
+        .into_iter()
+        .map(|p| power_name(map, p))
+        .filter(|name| state.player_of(name).is_none_or(|m| m.abandoned))
+        .collect())
+}
+
+/// Hands `power` to the first player on the stand-by list, if any: the old
+/// player leaves the game, the new one plays with the password they joined
+/// with and gets a fresh deadline. Returns the new player's address.
+pub fn replace_with_standby(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    power: &str,
+) -> Result<Option<String>, EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game_mut(key);
+    if !matches!(g.state.status, Status::Active | Status::Paused) {
+        return Ok(None);
+    }
+    let Some(i) = g.state.members.iter().position(|m| m.role == Role::Standby) else {
+        return Ok(None);
+    };
+    let map = map_for(&g.state.settings.variant)?;
+    let old = g
+        .state
+        .members
+        .iter()
+        .position(|m| m.role == Role::Player && m.power.as_deref() == Some(power));
+    let old_address = old.map(|o| g.state.members[o].address.clone());
+    let new = &mut g.state.members[i];
+    new.role = Role::Player;
+    new.power = Some(power.to_string());
+    new.abandoned = false;
+    new.preferences.clear();
+    let new_address = new.address.clone();
+    if let Some(o) = old {
+        g.state.members.remove(o);
+    }
+    // The newcomer gets a whole period to read the board and order.
+    if g.state.status == Status::Active {
+        schedule(map, &mut g.state, now)?;
+    }
+    let (id, state) = (g.row.id, g.state.clone());
+    let tz = work.zone_of(&new_address);
+    let welcome = format!(
+        ":: Judge: {judge}  Game: {name}\n{deadline}\n\n\
+         You have taken over {power} in {name} from the stand-by list.\n\
+         Sign on with SIGNON {initial}{name} <the password you joined with>.\n",
+        name = state.name,
+        deadline = deadline_line(&state, tz, now),
+        initial = power.chars().next().unwrap_or('?'),
+    );
+    work.send(
+        &new_address,
+        subject(&judge, &state, &format!("You now play {power}")),
+        welcome,
+        Some(id),
+        false,
+    );
+    if let Some(old) = &old_address {
+        work.send(
+            old,
+            subject(&judge, &state, "Replaced"),
+            format!(
+                "{power} in {} has been handed to a stand-by player; you are no longer in the game.\n",
+                state.name
+            ),
+            Some(id),
+            false,
+        );
+    }
+    let body = format!("{power} is now played by {new_address}, from the stand-by list.\n");
+    broadcast(
+        work,
+        &state,
+        &subject(&judge, &state, "Replacement"),
+        &body,
+        Some(id),
+    )?;
+    work.event(
+        Some(id),
+        "member.replaced",
+        json!({ "power": power, "from": old_address, "to": new_address }),
+    )?;
+    Ok(Some(new_address))
 }
 
 /// Checks votes after a change: a unanimous draw or a concession ends the game.

@@ -137,6 +137,10 @@ pub struct PhaseClock {
     /// The late notice for this phase went out.
     #[serde(default)]
     pub late_notice_sent: bool,
+    /// Powers whose abandonment this phase was announced (once per phase, even
+    /// if the player comes back with incomplete orders and is late again).
+    #[serde(default)]
+    pub abandon_announced: Vec<String>,
     /// The master set the deadline by hand.
     #[serde(default)]
     pub explicit: bool,

@@ -125,10 +125,13 @@ impl Session<'_, '_, '_> {
                             .power
                             .clone()
                             .unwrap_or_else(|| format!("{:?}", m.role).to_lowercase());
-                        self.ok(
-                            text,
-                            format!("{} ({what}) is no longer in {name}.", m.address),
-                        );
+                        let mut said = format!("{} ({what}) is no longer in {name}.", m.address);
+                        if let Some(p) = &m.power
+                            && let Some(a) = advance::replace_with_standby(self.work, &key, p)?
+                        {
+                            said.push_str(&format!(" {a} takes over {p} from the stand-by list."));
+                        }
+                        self.ok(text, said);
                     }
                     None => self.fail(
                         line,

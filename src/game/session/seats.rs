@@ -105,12 +105,15 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let g = self.work.game(&key);
+        if matches!(g.state.status, Status::Active | Status::Paused) {
+            return self.join_standby(line, text, &key, password);
+        }
         if g.state.status != Status::Forming {
             let name = g.state.name.clone();
             self.fail(
                 line,
                 text,
-                format!("game {name} has already started; it takes no new players"),
+                format!("game {name} is over; it takes no new players"),
             );
             return Ok(());
         }
@@ -144,6 +147,64 @@ impl Session<'_, '_, '_> {
         if count >= needed {
             self.pending_start = Some(key);
         }
+        Ok(())
+    }
+
+    /// `SIGNON ?game` for a game under way: the stand-by list, and at once a
+    /// power that needs a player, if one does.
+    fn join_standby(
+        &mut self,
+        line: usize,
+        text: &str,
+        key: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let sender = self.sender.clone();
+        let g = self.work.game(key);
+        let name = g.state.name.clone();
+        if g.state.members.iter().any(|m| {
+            matches!(m.role, Role::Player | Role::Standby)
+                && m.address.eq_ignore_ascii_case(&sender)
+        }) {
+            self.fail(
+                line,
+                text,
+                format!("you already play or stand by in {name}"),
+            );
+            return Ok(());
+        }
+        let map = map_for(&g.state.settings.variant)?;
+        let vacant = advance::vacant_powers(map, &g.state)?;
+        let m = member(&sender, Role::Standby, password)?;
+        let g = self.work.game_mut(key);
+        g.state.members.push(m);
+        let place = g
+            .state
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Standby)
+            .count();
+        let id = g.row.id;
+        self.work
+            .event(Some(id), "member.standby", json!({ "address": sender }))?;
+        for power in vacant {
+            if let Some(a) = advance::replace_with_standby(self.work, key, &power)?
+                && a.eq_ignore_ascii_case(&sender)
+            {
+                self.ok(
+                    text,
+                    format!("{name} has started; you take over {power}, which needed a player."),
+                );
+                return Ok(());
+            }
+        }
+        self.ok(
+            text,
+            format!(
+                "{name} has started; you are number {place} on its stand-by list and will \
+                 take over the first power that is abandoned."
+            ),
+        );
         Ok(())
     }
 
@@ -344,10 +405,11 @@ impl Session<'_, '_, '_> {
             .members
             .retain(|m| !(m.role == Role::Player && m.power.as_deref() == Some(power.as_str())));
         self.context = None;
-        self.ok(
-            text,
-            format!("You have resigned {power} in {name}; the power is now without a player."),
-        );
+        let who = match advance::replace_with_standby(self.work, &key, &power)? {
+            Some(a) => format!("{a} takes it over from the stand-by list"),
+            None => "the power is now without a player".to_string(),
+        };
+        self.ok(text, format!("You have resigned {power} in {name}; {who}."));
         Ok(())
     }
 
