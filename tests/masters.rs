@@ -1468,3 +1468,20 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn unused_builds_are_reported_for_players_who_wrote_nothing() {
+    let (s, p) = aid_1905();
+    let r = adjust(map(), &rules(), &s, &p, &[], &[]);
+    let unused = |who: &str| {
+        r.outcomes
+            .iter()
+            .filter(|o| o.reason == Reason::Unused && o.power == power(who))
+            .inspect(|o| assert!(o.verdict == Verdict::Default && o.writer.is_none()))
+            .count()
+    };
+    // France: eight centers, six units. Italy: balanced. Russia: four empty homes.
+    assert_eq!(unused("France"), 2);
+    assert_eq!(unused("Italy"), 0);
+    assert_eq!(unused("Russia"), 4);
+}

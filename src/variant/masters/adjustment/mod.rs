@@ -115,7 +115,16 @@ pub fn resolve(
     submissions: &[AdjustmentSubmission],
 ) -> AdjustmentResult {
     let mut w = Work::new(map, rules, state, position, cd_great);
-    let mut sorted: Vec<&AdjustmentSubmission> = submissions.iter().collect();
+    // Players who wrote nothing still have their unused builds reported.
+    let silent: Vec<AdjustmentSubmission> = (0..state.great)
+        .map(Power)
+        .filter(|p| !cd_great.contains(p) && submissions.iter().all(|s| s.writer != *p))
+        .map(|writer| AdjustmentSubmission {
+            writer,
+            orders: Vec::new(),
+        })
+        .collect();
+    let mut sorted: Vec<&AdjustmentSubmission> = submissions.iter().chain(&silent).collect();
     sorted.sort_by_key(|s| s.writer);
     for sub in sorted {
         w.walk(sub);
