@@ -7,7 +7,9 @@
 //!   between phases.
 //! - `control` (MR2): variable control in movement and retreat phases.
 //! - `rebellion` (MR3), `annexation` (MR4), `disarmament` (MR5), `aid` (MR6):
-//!   the checks of each rule's adjustment orders.
+//!   the checks of each rule's adjustment orders; `build` (where a unit can be
+//!   built) and `civil` (the civil-disorder removal rule) serve them all.
+//! - `outcome`: adjustment orders, verdicts and reasons.
 //! - `report`: what season reports print of all this.
 //! - `adjustment`: the adjustment phase with all six rules, resolved in a
 //!   documented sequence, each outcome with its reason.
