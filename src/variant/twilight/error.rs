@@ -72,23 +72,26 @@ pub enum DesignError {
     MissingCentre { province: Province },
     #[error("rule 2.8: {at}: Sevastopol (SEV) is a Turkish non-supply centre")]
     SevastopolCentre { at: Pos },
-    #[error("rule 2.4: {} borders {} other land space(s) ({}); it needs at least two", nm(.province), .neighbours.len(), list(.neighbours))]
+    #[error("rule 2.4: {} ({at}) borders {} other land space(s) ({}); it needs at least two", nm(.province), .neighbours.len(), list(.neighbours))]
     FewLandNeighbours {
         province: Province,
         neighbours: Vec<Province>,
+        at: Pos,
     },
-    #[error("rule 2.5: {} borders {} other sea(s) ({}); it needs at least two", nm(.province), .neighbours.len(), list(.neighbours))]
+    #[error("rule 2.5: {} ({at}) borders {} other sea(s) ({}); it needs at least two", nm(.province), .neighbours.len(), list(.neighbours))]
     FewSeaNeighbours {
         province: Province,
         neighbours: Vec<Province>,
+        at: Pos,
     },
-    #[error("rule 2.5: {} borders no coastal space", nm(.province))]
-    SeaWithoutCoast { province: Province },
-    #[error("rule 2.6: {country}'s spaces are not continuous: {} cannot be reached from {} through {country}'s spaces", list(.cut_off), nm(.from))]
+    #[error("rule 2.5: {} ({at}) borders no coastal space", nm(.province))]
+    SeaWithoutCoast { province: Province, at: Pos },
+    #[error("rule 2.6: {country}'s spaces are not continuous: {} cannot be reached from {} through {country}'s spaces ({at})", list(.cut_off), nm(.from))]
     CountrySplit {
         country: String,
         from: Province,
         cut_off: Vec<Province>,
+        at: Pos,
     },
     #[error(
         "rule 2.7: {at}: this grid row has {cells} cells but the first row has {expected}; the board must be rectangular"
@@ -98,10 +101,14 @@ pub enum DesignError {
         cells: usize,
         expected: usize,
     },
-    #[error("rule 2.7: {} touches {sides} sides of the board; no space may touch more than two", nm(.province))]
-    TooManySides { province: Province, sides: usize },
-    #[error("rule 2.7: {} touches two sides of the board but is not in a corner", nm(.province))]
-    TwoSidesNotCorner { province: Province },
+    #[error("rule 2.7: {} ({at}) touches {sides} sides of the board; no space may touch more than two", nm(.province))]
+    TooManySides {
+        province: Province,
+        sides: usize,
+        at: Pos,
+    },
+    #[error("rule 2.7: {} ({at}) touches two sides of the board but is not in a corner", nm(.province))]
+    TwoSidesNotCorner { province: Province, at: Pos },
     #[error(
         "rule 2: this map has exactly the borders of a map already submitted; every player's map must differ"
     )]
@@ -124,8 +131,12 @@ pub enum DesignError {
     },
     #[error("consistency: {at}: {} and {} touch no common sea, so no coastline joins them", loc(.a), loc(.b))]
     NoCommonSea { at: Pos, a: Location, b: Location },
-    #[error("consistency: the sea {} touches {} but is on none of its coasts in COASTS", nm(.sea), nm(.province))]
-    SeaOnNoCoast { sea: Province, province: Province },
+    #[error("consistency: the sea {} ({at}) touches {} but is on none of its coasts in COASTS", nm(.sea), nm(.province))]
+    SeaOnNoCoast {
+        sea: Province,
+        province: Province,
+        at: Pos,
+    },
     #[error("consistency: {at}: {} - {}: {why}", nm(.a), nm(.b))]
     LandOnly {
         at: Pos,

@@ -146,7 +146,12 @@ fn rule_2_2_coasts(ctx: &Ctx, errors: &mut Vec<DesignError>) {
             .fold(0, |acc, &c| acc | ctx.seas_at(Location::new(p, Some(c))).0);
         for sea in seas(&ctx.touching, p).iter() {
             if on_coasts >> sea.0 & 1 == 0 {
-                errors.push(DesignError::SeaOnNoCoast { sea, province: p });
+                let at = ctx.grid.first_pos(sea);
+                errors.push(DesignError::SeaOnNoCoast {
+                    sea,
+                    province: p,
+                    at,
+                });
             }
         }
     }
@@ -176,9 +181,11 @@ fn rule_2_4_land(ctx: &Ctx, errors: &mut Vec<DesignError>) {
     for p in ctx.present.iter().filter(|&p| is_land(kind(p))) {
         let neighbours = ctx.touching_with(p, is_land);
         if neighbours.len() < 2 {
+            let at = ctx.grid.first_pos(p);
             errors.push(DesignError::FewLandNeighbours {
                 province: p,
                 neighbours,
+                at,
             });
         }
     }
@@ -189,13 +196,16 @@ fn rule_2_5_seas(ctx: &Ctx, errors: &mut Vec<DesignError>) {
     for p in ctx.present_with(Terrain::Sea) {
         let neighbours = ctx.touching_with(p, |t| t == Terrain::Sea);
         if neighbours.len() < 2 {
+            let at = ctx.grid.first_pos(p);
             errors.push(DesignError::FewSeaNeighbours {
                 province: p,
                 neighbours,
+                at,
             });
         }
         if ctx.touching_with(p, |t| t == Terrain::Coastal).is_empty() {
-            errors.push(DesignError::SeaWithoutCoast { province: p });
+            let at = ctx.grid.first_pos(p);
+            errors.push(DesignError::SeaWithoutCoast { province: p, at });
         }
     }
 }
@@ -211,37 +221,49 @@ fn rule_2_6_countries(ctx: &Ctx, errors: &mut Vec<DesignError>) {
         let Some(from) = spaces.iter().next() else {
             continue;
         };
-        let mut reached = ProvinceSet::EMPTY;
-        let mut stack = vec![from];
-        reached.insert(from);
-        while let Some(p) = stack.pop() {
-            for q in ctx.touching(p).iter().filter(|&q| spaces.contains(q)) {
-                if !reached.contains(q) {
-                    reached.insert(q);
-                    stack.push(q);
-                }
-            }
-        }
+        let reached = reached_within(ctx, from, spaces);
         let cut_off: Vec<Province> = spaces.iter().filter(|&p| !reached.contains(p)).collect();
-        if !cut_off.is_empty() {
-            let country = country.to_string();
+        if let Some(&first) = cut_off.first() {
+            let (country, at) = (country.to_string(), ctx.grid.first_pos(first));
             errors.push(DesignError::CountrySplit {
                 country,
                 from,
                 cut_off,
+                at,
             });
         }
     }
+}
+
+/// The provinces of `within` reachable from `from` without leaving it.
+fn reached_within(ctx: &Ctx, from: Province, within: ProvinceSet) -> ProvinceSet {
+    let mut reached = ProvinceSet::EMPTY;
+    let mut stack = vec![from];
+    reached.insert(from);
+    while let Some(p) = stack.pop() {
+        for q in ctx.touching(p).iter().filter(|&q| within.contains(q)) {
+            if !reached.contains(q) {
+                reached.insert(q);
+                stack.push(q);
+            }
+        }
+    }
+    reached
 }
 
 /// 2.7: only a corner space touches two sides; none touches three or four.
 fn rule_2_7_sides(ctx: &Ctx, errors: &mut Vec<DesignError>) {
     for p in ctx.present.iter() {
         let sides = ctx.grid.sides(p).iter().filter(|&&s| s).count();
+        let at = ctx.grid.first_pos(p);
         if sides > 2 {
-            errors.push(DesignError::TooManySides { province: p, sides });
+            errors.push(DesignError::TooManySides {
+                province: p,
+                sides,
+                at,
+            });
         } else if sides == 2 && !ctx.grid.holds_corner(p) {
-            errors.push(DesignError::TwoSidesNotCorner { province: p });
+            errors.push(DesignError::TwoSidesNotCorner { province: p, at });
         }
     }
 }
