@@ -1,9 +1,11 @@
 //! Adjudication speed: one movement phase, order validation included.
 //! (a) Spring 1901 with all 22 units ordered; (b) a crowded middle game with 30+
 //! units, support chains, two convoys and a circular move; (c) a batch of 1000
-//! phases, for throughput.
+//! phases, for throughput; (d) one JSON document through the `legate adjudicate
+//! --batch` path (read, parse the orders, adjudicate, write), positions per second.
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
+use legate::adjudicate_json::{read_request, write_result};
 use legate::grammar::parse_order_in;
 use legate::judge::{Countries, Position, Rules, Unit, adjudicate};
 use legate::map::{Map, UnitKind};
@@ -194,6 +196,31 @@ fn bench(c: &mut Criterion) {
                 ));
                 black_box(adjudicate(map, &rules, &Countries, &middle, &middle_orders));
             }
+        })
+    });
+    group.finish();
+
+    // The `--batch` loop minus stdin/stdout: one line of the example in, one out.
+    let line = serde_json::to_string(
+        &serde_json::from_str::<serde_json::Value>(include_str!(
+            "../config/examples/spring1901.json"
+        ))
+        .expect("example is JSON"),
+    )
+    .expect("JSON");
+    let read_order = |map: &Map, kind: PhaseKind, text: &str| {
+        parse_order_in(map, text, Some(kind))
+            .map(|p| (p.power, p.order))
+            .map_err(|e| e.detail())
+    };
+    let mut group = c.benchmark_group("json_batch");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("spring_1901_line", |b| {
+        b.iter(|| {
+            let doc: serde_json::Value = serde_json::from_str(black_box(&line)).expect("JSON");
+            let request = read_request(map, &doc, &read_order).expect("valid request");
+            let done = adjudicate(map, &rules, &Countries, &request.position, &request.orders);
+            serde_json::to_string(&write_result(map, &rules, &request, &done)).expect("JSON")
         })
     });
     group.finish();
