@@ -46,18 +46,106 @@ fn exact(sp: &Spellings, key: &str) -> Option<Location> {
 /// The spellings of a sorted run that start with `key`.
 fn prefixed<'m>(sp: &'m Spellings, key: &str) -> &'m Spellings {
     let key = key.as_bytes();
-    // Narrow to the first letter with byte tests before comparing strings.
-    let sp = match key.first() {
-        Some(&b) => {
-            let lo = sp.partition_point(|(s, _)| s.as_bytes().first().is_none_or(|&c| c < b));
-            let hi = lo + sp[lo..].partition_point(|(s, _)| s.as_bytes().first() == Some(&b));
-            &sp[lo..hi]
-        }
-        None => sp,
-    };
     let lo = sp.partition_point(|(s, _)| cmp(s.as_bytes(), key).is_lt());
     let hi = lo + sp[lo..].partition_point(|(s, _)| starts_with(s.as_bytes(), key));
     &sp[lo..hi]
+}
+
+/// First-letter buckets of the spellings list last searched on this thread.
+/// Each bucket is checked against the list before use, so a stale entry (another
+/// map at the same address) is noticed and rebuilt; it only saves the binary
+/// search over the whole list, which touches a dozen scattered strings per word.
+struct Buckets {
+    ptr: usize,
+    len: usize,
+    bounds: [(u16, u16); 256],
+}
+
+thread_local! {
+    static BUCKETS: std::cell::RefCell<Buckets> =
+        const { std::cell::RefCell::new(Buckets { ptr: 0, len: 0, bounds: [(0, 0); 256] }) };
+}
+
+fn first_byte(sp: &Spellings, i: usize) -> Option<u8> {
+    sp.get(i).and_then(|(s, _)| s.as_bytes().first().copied())
+}
+
+/// Do `lo..hi` hold exactly the spellings that begin with `b`?
+fn bucket_is(sp: &Spellings, b: u8, lo: usize, hi: usize) -> bool {
+    if lo > hi || hi > sp.len() {
+        return false;
+    }
+    let before = lo == 0 || first_byte(sp, lo - 1).is_none_or(|c| c < b);
+    let after = hi == sp.len() || first_byte(sp, hi).is_some_and(|c| c > b);
+    let inside = lo == hi || (first_byte(sp, lo) == Some(b) && first_byte(sp, hi - 1) == Some(b));
+    before && after && inside
+}
+
+/// The spellings that begin with byte `b`.
+fn bucket(sp: &Spellings, b: u8) -> &Spellings {
+    let cached = BUCKETS.with(|c| {
+        let c = c.borrow();
+        (c.ptr == sp.as_ptr() as usize && c.len == sp.len()).then(|| c.bounds[b as usize])
+    });
+    if let Some((lo, hi)) = cached {
+        let (lo, hi) = (lo as usize, hi as usize);
+        if bucket_is(sp, b, lo, hi) {
+            return &sp[lo..hi];
+        }
+    }
+    if sp.len() >= u16::MAX as usize {
+        let lo = sp.partition_point(|(s, _)| s.as_bytes().first().is_none_or(|&c| c < b));
+        let hi = lo + sp[lo..].partition_point(|(s, _)| s.as_bytes().first() == Some(&b));
+        return &sp[lo..hi];
+    }
+    let mut bounds = [(0u16, 0u16); 256];
+    let mut i = 0;
+    while i < sp.len() {
+        let Some(c) = first_byte(sp, i) else {
+            i += 1;
+            continue;
+        };
+        let start = i;
+        while first_byte(sp, i) == Some(c) {
+            i += 1;
+        }
+        bounds[c as usize] = (start as u16, i as u16);
+    }
+    // Empty buckets sit where their letter would go.
+    let mut next = sp.len() as u16;
+    for c in (0..256).rev() {
+        if bounds[c] == (0, 0) && first_byte(sp, 0) != Some(c as u8) {
+            bounds[c] = (next, next);
+        } else {
+            next = bounds[c].0;
+        }
+    }
+    BUCKETS.with(|c| {
+        *c.borrow_mut() = Buckets {
+            ptr: sp.as_ptr() as usize,
+            len: sp.len(),
+            bounds,
+        }
+    });
+    let (lo, hi) = bounds[b as usize];
+    let (lo, hi) = (lo as usize, hi as usize);
+    if bucket_is(sp, b, lo, hi) {
+        &sp[lo..hi]
+    } else {
+        // Not sorted as promised: fall back to a plain scan's worth of search.
+        let lo = sp.partition_point(|(s, _)| s.as_bytes().first().is_none_or(|&c| c < b));
+        let hi = lo + sp[lo..].partition_point(|(s, _)| s.as_bytes().first() == Some(&b));
+        &sp[lo..hi]
+    }
+}
+
+/// The spellings that start with `word`: its first letter's bucket, then a
+/// binary search inside it.
+fn starting_with<'m>(map: &'m Map, word: &str) -> &'m Spellings {
+    match word.as_bytes().first() {
+        Some(&b) => prefixed(bucket(map.spellings(), b), word),
+        None => &[],
+    }
 }
 
 /// What a prefix names: one location, several (ambiguous) or none.
@@ -134,7 +222,7 @@ pub(crate) fn location(map: &Map, cur: &mut Cursor) -> Result<Location, GrammarE
     // Every candidate key begins with the first word: search only the
     // spellings that do, and build longer keys only if some have more words.
     let first = cur.word().unwrap_or("");
-    let sp = prefixed(map.spellings(), first);
+    let sp = starting_with(map, first);
     let multi = sp
         .iter()
         .any(|(s, _)| s.as_bytes().get(first.len()) == Some(&b' '));
@@ -410,6 +498,32 @@ mod tests {
         assert_eq!(distance("kitten", "sitting", 5), 3);
         assert_eq!(distance("abc", "abcdefgh", 2), 3);
         assert_eq!(distance("", "", 0), 0);
+    }
+
+    #[test]
+    fn first_letter_buckets_match_a_plain_filter() {
+        let sp = Map::standard().spellings();
+        for b in 0..=255u8 {
+            let want: Vec<&str> = sp
+                .iter()
+                .filter(|(s, _)| s.as_bytes().first() == Some(&b))
+                .map(|(s, _)| s.as_str())
+                .collect();
+            let got: Vec<&str> = bucket(sp, b).iter().map(|(s, _)| s.as_str()).collect();
+            assert_eq!(got, want, "letter {b}");
+        }
+        // A different list at another address is not served from the cache.
+        let other: Vec<(String, Location)> = sp
+            .iter()
+            .filter(|(s, _)| s.starts_with('b'))
+            .cloned()
+            .collect();
+        assert_eq!(bucket(&other, b'b').len(), other.len());
+        assert!(bucket(&other, b'p').is_empty());
+        assert_eq!(
+            bucket(sp, b'p').len(),
+            sp.iter().filter(|(s, _)| s.starts_with('p')).count()
+        );
     }
 
     #[test]
