@@ -3,3 +3,5 @@
 
 pub mod twilight;
 pub mod masters;
+pub mod agora;
+pub mod gtd;
