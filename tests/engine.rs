@@ -356,7 +356,7 @@ fn nmr_game_puts_late_powers_in_civil_disorder_at_the_end_of_grace() {
     assert_eq!(table.engine.process_due(table.now).unwrap(), 1);
     assert_eq!(table.phase().to_string(), "F1901M");
     let phases = table.phases();
-    let results: Vec<legate::game::report_text::ResultLine> =
+    let results: Vec<legate::game::process::ResultLine> =
         serde_json::from_str(&phases[0].results).unwrap();
     let german: Vec<_> = results.iter().filter(|r| r.power == "Germany").collect();
     assert_eq!(german.len(), 3);
@@ -619,7 +619,7 @@ fn list_summary_history_and_whogame_answer_from_the_store() {
         "{}",
         a.reply_body
     );
-    assert!(a.reply_body.contains("France: A PAR - BUR."));
+    assert!(a.reply_body.contains("France: Army Paris -> Burgundy."));
     assert!(a.reply_body.contains("france@players.test"));
     assert!(a.reply_body.contains("S1901M"));
 }
@@ -800,4 +800,39 @@ fn an_ejected_player_is_replaced_from_the_standby_list() {
         a.reply_body
     );
     assert_eq!(table.state().player_of("Italy").unwrap().address, late);
+}
+
+#[test]
+fn results_mails_are_season_reports_in_each_readers_zone() {
+    let mut table = Table::started("reports", t("2026-01-05T12:00:00Z"));
+    let france = table.players["France"].clone();
+    let zone = vec![cmd(Request::SetTimezone("Asia/Tokyo".into()))];
+    assert_eq!(table.send(&france, zone).errors, 0);
+    assert_eq!(table.orders("France", &["A PAR - BUR"]).errors, 0);
+    assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
+    let results: Vec<_> = table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.subject == "LEGT:reports - S1901M results")
+        .collect();
+    assert_eq!(results.len(), 8, "seven players and the master");
+    let body_of = |who: &str| {
+        results
+            .iter()
+            .find(|m| m.recipients == [who.to_string()])
+            .map(|m| m.body.clone())
+            .unwrap_or_default()
+    };
+    let fr = body_of(&france);
+    assert!(
+        fr.contains(":: Judge: LEGT  Game: reports  Variant: Standard"),
+        "{fr}"
+    );
+    assert!(fr.contains("France: Army Paris -> Burgundy."), "{fr}");
+    assert!(fr.contains("Movement results for Spring of 1901."), "{fr}");
+    assert!(fr.contains(":: Deadline: F1901M"), "{fr}");
+    assert!(fr.contains("JST"), "France reads Tokyo time: {fr}");
+    let en = body_of(&table.players["England"].clone());
+    assert!(en.contains("France: Army Paris -> Burgundy."), "{en}");
+    assert!(!en.contains("JST"), "{en}");
 }

@@ -590,7 +590,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
         a.reply_body
     );
     assert!(
-        a.reply_body.contains("France: A PAR - BUR."),
+        a.reply_body.contains("France: Army Paris -> Burgundy."),
         "{}",
         a.reply_body
     );

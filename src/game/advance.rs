@@ -12,7 +12,7 @@ use super::lots::LotSecret;
 use super::model::{GameState, Outcome, Role, Status};
 use super::orders_check::{missing_orders, owes_orders};
 use super::process::{self, map_for, orders_of, position_of, survivors};
-use super::report_text;
+use super::results;
 use super::work::Work;
 use crate::judge::Position;
 use crate::map::{Map, Power};
@@ -254,11 +254,8 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let judge = work.judge.clone();
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
-    let done = process::process(map, &mut g.state)?;
-    let phase: crate::phase::Phase = done
-        .phase
-        .parse()
-        .map_err(|_| EngineError::State(done.phase.clone()))?;
+    let played = process::process(map, &mut g.state)?;
+    let done = &played.processed;
     let id = g.row.id;
     let record = NewPhase {
         game: id,
@@ -275,18 +272,24 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     if !finished {
         schedule(map, &mut g.state, now)?;
     }
-    let next = match (&g.state.outcome, g.state.phase_name()) {
-        (Some(Outcome::Solo { power }), _) => {
-            format!("{power} has won the game with a solo victory.")
-        }
-        (_, Some(p)) => format!("The next phase is {p}."),
-        _ => String::new(),
-    };
-    let body = report_text::results(&g.state.name, &phase, &done.results, &done.after, &next);
     let state = g.state.clone();
-    let what = format!("{} results", phase);
-    let subj = format!("{judge}:{} - {what}", state.name);
-    broadcast(work, &state, &subj, &body, Some(id))?;
+    let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
+    let report = results::report_of(
+        map,
+        &state,
+        &judge,
+        &played.before,
+        &played.adjudication,
+        seq,
+    );
+    let subj = format!("{judge}:{} - {} results", state.name, done.phase);
+    // Each reader gets the report as their part in the game lets them see it,
+    // with times in their own zone.
+    for to in state.audience() {
+        let who = results::recipient(map, &state, &to, work.zone_of(&to));
+        let body = results::text_for(map, &report, &who);
+        work.send(&to, subj.clone(), body, Some(id), false);
+    }
     work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
     if finished {
         announce_end(work, key)?;

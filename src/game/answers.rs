@@ -9,8 +9,7 @@ use super::EngineError;
 use super::advance::deadline_line;
 use super::docs::PositionDoc;
 use super::model::{GameState, Role};
-use super::report_text::{self, ResultLine};
-use crate::phase::Phase;
+use super::results;
 use crate::store::{GameId, Tx};
 
 pub fn help() -> String {
@@ -60,9 +59,9 @@ pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
     out.push_str(&whogame(state));
     if let Some(p) = &state.position {
         out.push_str("\nUnits:\n");
-        out.push_str(&report_text::units(p));
+        out.push_str(&results::units(p));
         out.push('\n');
-        out.push_str(&report_text::centers(p));
+        out.push_str(&results::centers(p));
     }
     out
 }
@@ -104,37 +103,32 @@ pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, E
     Ok(out)
 }
 
-/// The results of the phases processed between `from` and `to` (either open).
+/// The reports of the phases processed between `from` and `to` (either
+/// open), as `who` may see them.
 pub fn history(
     tx: &Tx<'_>,
     game: GameId,
     state: &GameState,
-    from: Option<DateTime<Utc>>,
-    to: Option<DateTime<Utc>>,
+    judge: &str,
+    who: &crate::report::Recipient,
+    span: (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
 ) -> Result<String, EngineError> {
+    let (from, to) = span;
+    let map = super::process::map_for(&state.settings.variant)?;
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
-    for rec in tx.phases(game)? {
+    for (i, rec) in tx.phases(game)?.iter().enumerate() {
         if from.is_some_and(|f| rec.processed_at < f) || to.is_some_and(|t| rec.processed_at > t) {
             continue;
         }
-        let (Ok(results), Ok(after), Ok(phase)) = (
-            serde_json::from_str::<Vec<ResultLine>>(&rec.results),
-            serde_json::from_str::<PositionDoc>(&rec.position_after),
-            rec.phase.parse::<Phase>(),
-        ) else {
+        let seq = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let Some(report) = results::replay(state, judge, rec, seq) else {
             continue;
         };
         if rec.rolled_back {
             out.push_str("[rolled back]\n");
         }
-        out.push_str(&report_text::results(
-            &state.name,
-            &phase,
-            &results,
-            &after,
-            "",
-        ));
+        out.push_str(&results::text_for(map, &report, who));
         out.push('\n');
         shown += 1;
     }

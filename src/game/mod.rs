@@ -19,8 +19,8 @@ pub mod lots;
 pub mod model;
 pub mod orders_check;
 pub mod process;
-pub mod report_text;
 pub mod request;
+pub mod results;
 pub mod session;
 pub mod work;
 

@@ -9,11 +9,31 @@ use super::docs::{
 };
 use super::model::{GameState, Outcome, Status};
 use super::orders_check::merge;
-use super::report_text::ResultLine;
-use crate::judge::{Countries, Edition, Position, Rules, adjudicate};
+use crate::judge::{Adjudication, Countries, Edition, Position, Rules, adjudicate};
 use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};
 use crate::phase::Phase;
+
+/// One order's outcome, as stored in the phase history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultLine {
+    pub power: String,
+    /// Canonical order text (`A PAR - BUR`).
+    pub order: String,
+    /// `ok`, `bounce`, `dislodged` ...
+    pub result: String,
+    /// Not given by the player: the default for a unit without a valid order.
+    pub defaulted: bool,
+}
+
+/// A phase just processed: what is stored, and the adjudication the reports
+/// are built from.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub processed: Processed,
+    pub before: Position,
+    pub adjudication: Adjudication,
+}
 
 /// Everything stored about one processed phase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,7 +102,7 @@ pub fn survivors(map: &Map, position: &Position) -> Vec<Power> {
 }
 
 /// Processes the current phase of `state` and moves it to the next one.
-pub fn process(map: &Map, state: &mut GameState) -> Result<Processed, ProcessError> {
+pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError> {
     let position = position_of(map, state)?;
     let rules = rules_for(state);
     let mut given = Vec::new();
@@ -124,7 +144,11 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Processed, ProcessErr
         });
         state.status = Status::Finished;
     }
-    Ok(processed)
+    Ok(Played {
+        processed,
+        before: position,
+        adjudication,
+    })
 }
 
 /// Puts `position` on the board as the new current phase: clears the orders

@@ -306,19 +306,26 @@ impl Session<'_, '_, '_> {
     fn predict(&mut self, key: &str) -> Result<String, EngineError> {
         let mut copy = self.work.game(key).state.clone();
         let map = map_for(&copy.settings.variant)?;
-        let done = process::process(map, &mut copy)?;
-        let phase: Phase = done
-            .phase
-            .parse()
-            .map_err(|_| EngineError::State(done.phase.clone()))?;
-        let results = crate::game::report_text::results(
-            &copy.name,
-            &phase,
-            &done.results,
-            &done.after,
-            "This is a prediction from the orders given so far: nothing was processed or stored.",
+        let played = process::process(map, &mut copy)?;
+        let seq = u32::try_from(copy.next_seq).unwrap_or(u32::MAX);
+        let judge = self.work.judge.clone();
+        let report = crate::game::results::report_of(
+            map,
+            &copy,
+            &judge,
+            &played.before,
+            &played.adjudication,
+            seq,
         );
-        Ok(format!("Prediction for {}:\n\n{results}", done.phase))
+        let who = crate::report::Recipient::new(
+            crate::report::Role::Master,
+            self.work.zone_of(&self.sender),
+        );
+        Ok(format!(
+            "Prediction for {} from the orders given so far (nothing was processed or stored):\n\n{}",
+            played.processed.phase,
+            crate::game::results::text_for(map, &report, &who)
+        ))
     }
 
     pub(super) fn rollback(

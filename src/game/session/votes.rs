@@ -225,10 +225,16 @@ impl Session<'_, '_, '_> {
             Request::List(_) => answers::list(&g.state, tz, self.now()),
             Request::WhoGame(_) => answers::whogame(&g.state),
             Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,
-            Request::History { from, to, .. } => {
-                answers::history(self.work.tx, g.row.id, &g.state, *from, *to)?
+            _ => {
+                let span = match request {
+                    Request::History { from, to, .. } => (*from, *to),
+                    _ => (None, None),
+                };
+                let map = crate::game::process::map_for(&g.state.settings.variant)?;
+                let who = crate::game::results::recipient(map, &g.state, &self.sender, tz);
+                let judge = self.work.judge.clone();
+                answers::history(self.work.tx, g.row.id, &g.state, &judge, &who, span)?
             }
-            _ => answers::history(self.work.tx, g.row.id, &g.state, None, None)?,
         };
         self.ok(text, body);
         Ok(())
