@@ -114,6 +114,23 @@ fn punct(i: &str) -> IResult<&str, Raw<'_>> {
     .parse(i)
 }
 
+/// The common case, an ASCII word, without going through `alt`.
+fn ascii_word(i: &str) -> IResult<&str, Raw<'_>> {
+    let b = i.as_bytes();
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'\'' | b'_'))
+        .count();
+    // A word that goes on in non-ASCII letters is left to the general rule.
+    if n == 0 || b.get(n).is_some_and(|c| !c.is_ascii()) {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::AlphaNumeric,
+        )));
+    }
+    Ok((&i[n..], Raw::Word(&i[..n])))
+}
+
 fn token(i: &str) -> IResult<&str, Raw<'_>> {
     alt((word, quoted, arrow, punct)).parse(i)
 }
@@ -141,7 +158,9 @@ impl<'s> Line<'s> {
                 break;
             }
             let start = (src.len() - rest.len()) as u32;
-            let Ok((after, raw)) = token(rest) else { break };
+            let Ok((after, raw)) = ascii_word(rest).or_else(|_| token(rest)) else {
+                break;
+            };
             let end = (src.len() - after.len()) as u32;
             let consumed = &rest[..rest.len() - after.len()];
             match raw {
