@@ -526,6 +526,8 @@ pub fn replace_with_standby(
     if let Some(o) = old {
         g.state.members.remove(o);
     }
+    // The newcomer, if late in turn, is announced as such.
+    g.state.clock.abandon_announced.retain(|p| p != power);
     // The newcomer gets a whole period to read the board and order.
     if g.state.status == Status::Active {
         schedule(map, &mut g.state, now)?;

@@ -38,7 +38,7 @@ pub enum Line {
         text: String,
         order: Order,
     },
-    /// A line the grammar could not read: reported back, and the mail changes nothing.
+    /// A line the grammar could not read: reported back; the other lines still apply.
     Error {
         line: usize,
         text: String,
