@@ -13,6 +13,11 @@ use crate::mail::ingest::Envelope;
 use crate::mail::ratelimit::WINDOW;
 use crate::store::{InboundId, InboundStatus, NewOutbox, StoreError, Tx};
 
+/// Most written (non-blank) lines one mail may carry. A full set of orders with
+/// press is a few hundred lines; the judge answers every line, so a mail of a
+/// million lines would get an answer of tens of megabytes that no server carries.
+pub const MAX_LINES: usize = 5_000;
+
 /// What intake needs to know about the judge.
 #[derive(Debug, Clone)]
 pub struct IntakeSettings {
@@ -32,7 +37,7 @@ pub enum Outcome {
     Duplicate,
     /// Must not be answered (automatic mail, the judge's own...): stored only.
     Ignored(String),
-    /// Too large: one short refusal.
+    /// Too large, or too many lines: one short refusal.
     Oversize,
     /// Over the sender's hourly cap: `notice` tells whether this mail got the one notice.
     RateLimited { notice: bool },
@@ -157,6 +162,11 @@ fn try_handle(
     };
     let body = envelope.body_lines.join("\n");
     let applied = engine.apply_text(&sender, &body, Some(id), now)?;
+    if applied.errors > 0 {
+        // Refused lines include wrong passwords: the operator should see who
+        // keeps sending them (the rate limit caps how many are answered).
+        tracing::warn!(%sender, errors = applied.errors, "mail with refused lines");
+    }
     Ok(if applied.duplicate {
         Outcome::Duplicate
     } else {
@@ -198,6 +208,7 @@ fn guard(
     let cap = settings.per_hour as usize;
     if recent > cap {
         let notice = recent == cap + 1;
+        tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
         if notice {
             let body = format!(
                 "You have sent more than {cap} mails to this judge within an hour. \
@@ -217,6 +228,22 @@ fn guard(
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too large", now)?;
+        return Ok(Some(Outcome::Oversize));
+    }
+    let written = env
+        .body_lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    if written > MAX_LINES {
+        tracing::warn!(%sender, lines = written, "too many lines; not read");
+        let body = format!(
+            "Your mail has {written} lines of text; this judge reads at most {MAX_LINES} \
+             lines in one mail, so it was not read. Please send your commands in a \
+             shorter mail.\n"
+        );
+        queue_short_reply(tx, settings, id, sender, &body, now)?;
+        tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too many lines", now)?;
         return Ok(Some(Outcome::Oversize));
     }
     Ok(None)

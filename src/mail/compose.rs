@@ -233,7 +233,7 @@ pub fn render(mail: &OutgoingMail) -> Result<RenderedMail, ComposeError> {
     for (name, value) in &mail.extra_headers {
         builder = builder.raw_header(extra_header(name, value)?);
     }
-    let body = mail.body.replace("\r\n", "\n");
+    let body = crlf_body(&mail.body);
     let message = if mail.attachments.is_empty() {
         builder.header(ContentType::TEXT_PLAIN).body(body)
     } else {
@@ -246,6 +246,27 @@ pub fn render(mail: &OutgoingMail) -> Result<RenderedMail, ComposeError> {
         to: mail.to.clone(),
         bytes: message.formatted(),
     })
+}
+
+/// The body with CRLF line ends (a lone CR or LF becomes CRLF), built in one pass.
+/// lettre would otherwise insert each missing CR into the string one at a time,
+/// which takes quadratic time on a long reply (a million answered lines).
+fn crlf_body(body: &str) -> String {
+    let mut out = String::with_capacity(body.len() + body.len() / 16);
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("\r\n");
+            }
+            '\n' => out.push_str("\r\n"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn angle_list(ids: &[String]) -> String {
@@ -442,6 +463,22 @@ mod tests {
             "{}",
             bare.message_id
         );
+    }
+
+    #[test]
+    fn body_line_ends_become_crlf_once() {
+        assert_eq!(crlf_body("a\nb\r\nc\rd\r\n\n"), "a\r\nb\r\nc\r\nd\r\n\r\n");
+        let long = "A Par - Bur\n".repeat(200_000);
+        let mail = OutgoingMail::new(
+            "judge@judge.test",
+            vec!["a@example.test".into()],
+            "s".into(),
+            long,
+        );
+        let bytes = render(&mail).expect("renders").bytes;
+        let text = String::from_utf8(bytes).expect("utf-8");
+        assert_eq!(text.matches("A Par - Bur\r\n").count(), 200_000);
+        assert!(!text.replace("\r\n", "").contains(['\r', '\n']));
     }
 
     #[test]
