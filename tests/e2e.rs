@@ -592,7 +592,7 @@ async fn a_short_game_by_mail() {
         };
         let r = one_with(&mails, "LEGT:e2e - S1901M results");
         let text = text_of(r);
-        assert!(text.contains("BUR"), "{address}: {text}");
+        assert!(text.contains("Burgundy"), "{address}: {text}");
         assert!(text.contains("Spring of 1901"), "{address}: {text}");
         if address == POWERS[2].1 {
             results = Some(r.clone());
