@@ -128,10 +128,10 @@ impl Board {
         orders: &[PowerOrder],
         status: &mut [Status],
     ) {
-        if orders
+        let convoys = orders
             .iter()
-            .any(|o| matches!(o.order, Order::Convoy { .. }))
-        {
+            .any(|o| matches!(o.order, Order::Convoy { .. }));
+        if convoys {
             self.seas = geometry::seas(map);
         }
         let mut conflicted = ProvinceSet::EMPTY;
@@ -170,7 +170,7 @@ impl Board {
             slot.act = Act::Hold;
             slot.order = NO_ORDER;
         }
-        self.match_orders(map, rules, allegiance, status);
+        self.match_orders(map, rules, allegiance, convoys, status);
     }
 
     /// Supports and convoys count only if the supported unit does what they say;
@@ -180,29 +180,15 @@ impl Board {
         map: &Map,
         rules: &Rules,
         allegiance: &dyn Allegiance,
+        convoys: bool,
         status: &mut [Status],
     ) {
         // Convoys first: they decide which armies go by sea.
-        let mut convoying: Vec<(Province, ProvinceSet)> = Vec::new();
-        for k in 0..self.count {
-            let p = self.list[k];
-            let s = self.slots[p.0 as usize];
-            if s.act != Act::Convoy {
-                continue;
-            }
-            let a = self.slots[s.from.0 as usize];
-            let matched = a.act == Act::Move
-                && a.to.province == s.to.province
-                && a.unit.is_some_and(|u| u.kind == UnitKind::Army);
-            if matched {
-                match convoying.iter_mut().find(|(a, _)| *a == s.from) {
-                    Some((_, set)) => set.insert(p),
-                    None => convoying.push((s.from, ProvinceSet(1u128 << p.0))),
-                }
-            } else {
-                self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
-            }
-        }
+        let convoying = if convoys {
+            self.match_convoys(status)
+        } else {
+            Vec::new()
+        };
         for k in 0..self.count {
             let p = self.list[k];
             let i = p.0 as usize;
@@ -213,7 +199,11 @@ impl Board {
             }
             let to = s.to.province;
             let fleets = lookup(&convoying, p);
-            let chain = geometry::route_seas(map, self.seas, p, to, fleets);
+            let chain = if fleets.is_empty() {
+                ProvinceSet::EMPTY
+            } else {
+                geometry::route_seas(map, self.seas, p, to, fleets)
+            };
             let adjacent = map.army_adjacent(p, to);
             let (convoy, fallback) = if !adjacent {
                 (true, false)
@@ -261,6 +251,32 @@ impl Board {
                 _ => {}
             }
         }
+    }
+
+    /// Per army: the fleets whose convoy order matches its move. Other convoy
+    /// orders are void.
+    fn match_convoys(&mut self, status: &mut [Status]) -> Vec<(Province, ProvinceSet)> {
+        let mut convoying: Vec<(Province, ProvinceSet)> = Vec::new();
+        for k in 0..self.count {
+            let p = self.list[k];
+            let s = self.slots[p.0 as usize];
+            if s.act != Act::Convoy {
+                continue;
+            }
+            let a = self.slots[s.from.0 as usize];
+            let matched = a.act == Act::Move
+                && a.to.province == s.to.province
+                && a.unit.is_some_and(|u| u.kind == UnitKind::Army);
+            if matched {
+                match convoying.iter_mut().find(|(a, _)| *a == s.from) {
+                    Some((_, set)) => set.insert(p),
+                    None => convoying.push((s.from, ProvinceSet(1u128 << p.0))),
+                }
+            } else {
+                self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
+            }
+        }
+        convoying
     }
 
     /// DATC 4.A.3: does an army next to its destination go by the ordered convoy?
