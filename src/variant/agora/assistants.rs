@@ -65,28 +65,51 @@ impl Assistants {
         if address == person(gamemaster) {
             return Err(AssistantError::IsGamemaster);
         }
-        self.list.retain(|a| !(a.contestant == contestant && a.address == address));
-        let orders = if assistant.may_order { " and may submit orders" } else { "" };
-        let text = format!("{contestant} is assisted by {address}: {}{orders}.", assistant.role.trim());
-        self.list.push(Assistant { contestant, address, ..assistant });
+        self.list
+            .retain(|a| !(a.contestant == contestant && a.address == address));
+        let orders = if assistant.may_order {
+            " and may submit orders"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{contestant} is assisted by {address}: {}{orders}.",
+            assistant.role.trim()
+        );
+        self.list.push(Assistant {
+            contestant,
+            address,
+            ..assistant
+        });
         Ok(Notice::public(text))
     }
 
     /// The contestant for whom `submitter` may submit orders, if any.
     pub fn orders_for(&self, submitter: &str) -> Option<&Person> {
         let s = person(submitter);
-        self.list.iter().find(|a| a.address == s && a.may_order).map(|a| &a.contestant)
+        self.list
+            .iter()
+            .find(|a| a.address == s && a.may_order)
+            .map(|a| &a.contestant)
     }
 
     /// Logs an order. `owner` is the contestant of `power`; the submitter must be
     /// the owner or an assistant of eirs allowed to order.
-    pub fn log_order(&mut self, owner: &str, submitter: &str, entry: OrderEntry) -> Result<(), AssistantError> {
+    pub fn log_order(
+        &mut self,
+        owner: &str,
+        submitter: &str,
+        entry: OrderEntry,
+    ) -> Result<(), AssistantError> {
         let (owner, by) = (person(owner), person(submitter));
         let allowed = by == owner || self.orders_for(&by) == Some(&owner);
         if !allowed {
             return Err(AssistantError::NotAllowed(by));
         }
-        self.orders.push(OrderEntry { submitted_by: by, ..entry });
+        self.orders.push(OrderEntry {
+            submitted_by: by,
+            ..entry
+        });
         Ok(())
     }
 
@@ -94,12 +117,19 @@ impl Assistants {
     /// `turn`, with who submitted it.
     pub fn notice(&self, owner: &str, power: Power, turn: &str) -> Notice {
         let mut text = format!("Orders submitted for your country in {turn}:\n");
-        let mine: Vec<&OrderEntry> = self.orders.iter().filter(|e| e.power == power && e.turn == turn).collect();
+        let mine: Vec<&OrderEntry> = self
+            .orders
+            .iter()
+            .filter(|e| e.power == power && e.turn == turn)
+            .collect();
         if mine.is_empty() {
             text.push_str("  (none)\n");
         }
         for e in mine {
-            text.push_str(&format!("  {}  (submitted by {})\n", e.order, e.submitted_by));
+            text.push_str(&format!(
+                "  {}  (submitted by {})\n",
+                e.order, e.submitted_by
+            ));
         }
         Notice::private(owner, text)
     }

@@ -22,6 +22,7 @@ pub mod draw_clock;
 pub mod proposals;
 pub mod regulations;
 pub mod schedule;
+pub mod state;
 pub mod tournament;
 pub mod turn;
 pub mod victory;
@@ -53,10 +54,16 @@ pub struct Notice {
 
 impl Notice {
     pub fn public(text: impl Into<String>) -> Notice {
-        Notice { to: Audience::Public, text: text.into() }
+        Notice {
+            to: Audience::Public,
+            text: text.into(),
+        }
     }
 
     pub fn private(to: &str, text: impl Into<String>) -> Notice {
-        Notice { to: Audience::Private(person(to)), text: text.into() }
+        Notice {
+            to: Audience::Private(person(to)),
+            text: text.into(),
+        }
     }
 }

@@ -30,9 +30,13 @@ pub enum Status {
     Open,
     Withdrawn,
     /// Enacted as this version of the regulations.
-    Enacted { version: u32 },
+    Enacted {
+        version: u32,
+    },
     /// Could not be enacted when it passed (it would change a protected section).
-    Refused { reason: String },
+    Refused {
+        reason: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +69,9 @@ impl Proposal {
 pub enum ProposalError {
     #[error("only a contestant may do that")]
     NotContestant,
-    #[error("sections 0 to 5 cannot be amended by proposal (section 5): this proposal changes section {0}")]
+    #[error(
+        "sections 0 to 5 cannot be amended by proposal (section 5): this proposal changes section {0}"
+    )]
     Protected(u32),
     #[error("a proposal needs some text")]
     Empty,
@@ -87,7 +93,11 @@ pub fn classify(current: &str, text: &str) -> Change {
     }
     let have = regulations::sections(current);
     let full = !have.is_empty() && have.iter().all(|(n, _)| given.iter().any(|(k, _)| k == n));
-    if full { Change::FullText(text.to_string()) } else { Change::Sections(given) }
+    if full {
+        Change::FullText(text.to_string())
+    } else {
+        Change::Sections(given)
+    }
 }
 
 /// The first protected section the change would alter, if any.
@@ -111,7 +121,9 @@ pub fn apply(current: &str, change: &Change) -> String {
     match change {
         Change::FullText(t) => t.clone(),
         Change::Sections(s) => regulations::amend(current, s),
-        Change::Free(t) => regulations::amend(current, &[(regulations::next_section(current), t.clone())]),
+        Change::Free(t) => {
+            regulations::amend(current, &[(regulations::next_section(current), t.clone())])
+        }
     }
 }
 
@@ -123,11 +135,17 @@ pub struct Proposals {
 
 impl Proposals {
     pub fn get(&self, n: u32) -> Result<&Proposal, ProposalError> {
-        self.items.iter().find(|p| p.number == n).ok_or(ProposalError::NoSuchProposal(n))
+        self.items
+            .iter()
+            .find(|p| p.number == n)
+            .ok_or(ProposalError::NoSuchProposal(n))
     }
 
     fn get_mut(&mut self, n: u32) -> Result<&mut Proposal, ProposalError> {
-        self.items.iter_mut().find(|p| p.number == n).ok_or(ProposalError::NoSuchProposal(n))
+        self.items
+            .iter_mut()
+            .find(|p| p.number == n)
+            .ok_or(ProposalError::NoSuchProposal(n))
     }
 
     /// `PROPOSE ... ENDPROPOSAL` by a contestant. Refused at once if it would
@@ -177,7 +195,9 @@ impl Proposals {
             return Err(ProposalError::NotOpen(n));
         }
         p.status = Status::Withdrawn;
-        Ok(Notice::public(format!("Proposal {n} is withdrawn by its proposer.")))
+        Ok(Notice::public(format!(
+            "Proposal {n} is withdrawn by its proposer."
+        )))
     }
 
     /// `VOTE FOR|AGAINST PROPOSAL n`: a later vote replaces the voter's earlier one.
@@ -204,7 +224,10 @@ impl Proposals {
         }
         p.votes.insert(voter.clone(), in_favour);
         let side = if in_favour { "for" } else { "against" };
-        let mut out = vec![Notice::private(&voter, format!("Your vote {side} proposal {n} is recorded."))];
+        let mut out = vec![Notice::private(
+            &voter,
+            format!("Your vote {side} proposal {n} is recorded."),
+        )];
         if p.counts().0 >= ENACT_AT {
             out.push(enact(p, regs));
         }
@@ -237,7 +260,9 @@ impl Proposals {
     pub fn log_effect(&mut self, n: u32, what: &str) -> Result<Notice, ProposalError> {
         let p = self.get_mut(n)?;
         p.effects.push(what.to_string());
-        Ok(Notice::public(format!("For proposal {n}, the Gamemaster: {what}")))
+        Ok(Notice::public(format!(
+            "For proposal {n}, the Gamemaster: {what}"
+        )))
     }
 }
 
@@ -249,7 +274,9 @@ fn enact(p: &mut Proposal, regs: &mut Regulations) -> Notice {
     let current = regs.current().text.clone();
     if let Some(s) = touches_protected(&current, &p.change) {
         let reason = format!("it would change protected section {s}");
-        p.status = Status::Refused { reason: reason.clone() };
+        p.status = Status::Refused {
+            reason: reason.clone(),
+        };
         return Notice::public(format!(
             "Proposal {} received {yes} votes in favour and {no} against, but cannot be enacted: {reason} (section 5).",
             p.number

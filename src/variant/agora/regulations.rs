@@ -38,8 +38,14 @@ pub struct Regulations {
 
 impl Regulations {
     pub fn new(text: &str) -> Regulations {
-        let first = Version { number: 1, text: text.to_string(), cause: Cause::Initial };
-        Regulations { versions: vec![first] }
+        let first = Version {
+            number: 1,
+            text: text.to_string(),
+            cause: Cause::Initial,
+        };
+        Regulations {
+            versions: vec![first],
+        }
     }
 
     pub fn current(&self) -> &Version {
@@ -67,7 +73,11 @@ impl Regulations {
     /// Makes `text` the new current version; returns its number.
     pub fn replace(&mut self, text: String, cause: Cause) -> u32 {
         let number = self.current().number + 1;
-        self.versions.push(Version { number, text, cause });
+        self.versions.push(Version {
+            number,
+            text,
+            cause,
+        });
         number
     }
 }
@@ -107,7 +117,10 @@ pub fn same_words(a: &str, b: &str) -> bool {
 
 /// The text of section `n`, if the text has it.
 pub fn section(text: &str, n: u32) -> Option<String> {
-    sections(text).into_iter().find(|(k, _)| *k == n).map(|(_, s)| s)
+    sections(text)
+        .into_iter()
+        .find(|(k, _)| *k == n)
+        .map(|(_, s)| s)
 }
 
 /// Replaces or adds the given sections; new ones go at the end in the order given.

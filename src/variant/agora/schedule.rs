@@ -48,7 +48,11 @@ impl TurnClock {
 pub fn next_midnight(t: DateTime<Utc>) -> DateTime<Utc> {
     let day = t.date_naive().and_time(NaiveTime::MIN);
     let midnight = Utc.from_utc_datetime(&day);
-    if midnight == t { t } else { midnight + Duration::days(1) }
+    if midnight == t {
+        t
+    } else {
+        midnight + Duration::days(1)
+    }
 }
 
 /// The times of turn `n` counted from `first`.
@@ -67,7 +71,10 @@ pub fn turn_times(first: DateTime<Utc>, n: u32) -> TurnClock {
 /// The turn and period at `now` for a game whose first turn began at `first`.
 pub fn at(first: DateTime<Utc>, now: DateTime<Utc>) -> TurnClock {
     if now < first {
-        return TurnClock { period: Period::NotStarted, ..turn_times(first, 0) };
+        return TurnClock {
+            period: Period::NotStarted,
+            ..turn_times(first, 0)
+        };
     }
     let n = ((now - first).num_seconds() / (TURN_HOURS * 3600)) as u32;
     let t = turn_times(first, n);

@@ -34,15 +34,27 @@ pub enum Stage {
 /// One act of the Gamemaster (section 2), as the mail command gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GmAct {
-    Remove { person: Person },
+    Remove {
+        person: Person,
+    },
     /// `consented`: the GM states the person agreed; without it the act is refused.
-    Add { person: Person, consented: bool },
+    Add {
+        person: Person,
+        consented: bool,
+    },
     /// Put `to` in every place `from` has in the game.
-    Substitute { from: Person, to: Person },
+    Substitute {
+        from: Person,
+        to: Person,
+    },
     /// Amend the text arbitrarily (to prevent breaches of Agoran custom or rules).
-    Amend { text: String },
+    Amend {
+        text: String,
+    },
     /// Replace the regulations with another game's, ending this tournament.
-    End { text: String },
+    End {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -95,7 +107,11 @@ pub struct Tournament {
 }
 
 impl Tournament {
-    pub fn new(gamemaster: &str, entry_date: DateTime<Utc>, published: DateTime<Utc>) -> Tournament {
+    pub fn new(
+        gamemaster: &str,
+        entry_date: DateTime<Utc>,
+        published: DateTime<Utc>,
+    ) -> Tournament {
         Tournament {
             gamemaster: person(gamemaster),
             contestants: Vec::new(),
@@ -110,7 +126,8 @@ impl Tournament {
     /// The end of the entry window: the date, or seven days after publication,
     /// whichever is later (section 1).
     pub fn entry_closes(&self) -> DateTime<Utc> {
-        self.entry_date.max(self.published + Duration::days(ENTRY_DAYS))
+        self.entry_date
+            .max(self.published + Duration::days(ENTRY_DAYS))
     }
 
     pub fn is_contestant(&self, who: &str) -> bool {
@@ -128,7 +145,10 @@ impl Tournament {
 
     pub fn power_of(&self, who: &str) -> Option<Power> {
         let who = person(who);
-        self.contestants.iter().find(|c| c.person == who).and_then(|c| c.power)
+        self.contestants
+            .iter()
+            .find(|c| c.person == who)
+            .and_then(|c| c.power)
     }
 
     /// A person enters by announcement (section 1).
@@ -158,20 +178,31 @@ impl Tournament {
         if !self.entered.contains(&who) {
             self.entered.push(who.clone());
         }
-        self.contestants.push(Contestant { person: who, power: None });
+        self.contestants.push(Contestant {
+            person: who,
+            power: None,
+        });
         Ok(())
     }
 
     /// One Gamemaster act, logged, with its announcement. Substitutions in other
     /// parts of the game are the caller's (`Agora`-wide) business: this changes
     /// only the roster.
-    pub fn act(&mut self, by: &str, act: &GmAct, now: DateTime<Utc>) -> Result<Notice, TournamentError> {
+    pub fn act(
+        &mut self,
+        by: &str,
+        act: &GmAct,
+        now: DateTime<Utc>,
+    ) -> Result<Notice, TournamentError> {
         if !self.is_gamemaster(by) {
             return Err(TournamentError::NotGamemaster);
         }
         let text = match act {
             GmAct::Remove { person: p } => self.remove(p)?,
-            GmAct::Add { person: p, consented } => {
+            GmAct::Add {
+                person: p,
+                consented,
+            } => {
                 if !consented {
                     return Err(TournamentError::NoConsent);
                 }
@@ -192,7 +223,9 @@ impl Tournament {
         if self.contestants.len() == before {
             return Err(TournamentError::NotContestant(who));
         }
-        Ok(format!("The Gamemaster removes {who}: e is no longer a contestant."))
+        Ok(format!(
+            "The Gamemaster removes {who}: e is no longer a contestant."
+        ))
     }
 
     fn substitute(&mut self, from: &str, to: &str) -> Result<String, TournamentError> {
@@ -210,7 +243,9 @@ impl Tournament {
         if !self.entered.contains(&to) {
             self.entered.push(to.clone());
         }
-        Ok(format!("The Gamemaster substitutes {to} for {from} in all of the game."))
+        Ok(format!(
+            "The Gamemaster substitutes {to} for {from} in all of the game."
+        ))
     }
 
     fn end(&mut self) -> Result<String, TournamentError> {
@@ -218,19 +253,29 @@ impl Tournament {
             return Err(TournamentError::EnoughEntered);
         }
         self.stage = Stage::Ended;
-        Ok("Fewer than seven persons entered: the Gamemaster replaces the regulations, \
+        Ok(
+            "Fewer than seven persons entered: the Gamemaster replaces the regulations, \
             and the tournament ends."
-            .to_string())
+                .to_string(),
+        )
     }
 
     fn record(&mut self, at: DateTime<Utc>, by: &str, text: String) -> Notice {
-        self.log.push(Record { at, by: person(by), text: text.clone() });
+        self.log.push(Record {
+            at,
+            by: person(by),
+            text: text.clone(),
+        });
         Notice::public(text)
     }
 
     /// Section 6: each contestant, in order of address, draws a power by lot from
     /// those left. The draws go in the game's history so anyone can check them.
-    pub fn assign_powers(&mut self, map: &Map, secret: &LotSecret) -> Result<Vec<Draw>, TournamentError> {
+    pub fn assign_powers(
+        &mut self,
+        map: &Map,
+        secret: &LotSecret,
+    ) -> Result<Vec<Draw>, TournamentError> {
         if self.contestants.iter().any(|c| c.power.is_some()) {
             return Err(TournamentError::AlreadyAssigned);
         }
@@ -238,7 +283,11 @@ impl Tournament {
         let mut left: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
         let mut draws = Vec::new();
         for c in &mut self.contestants {
-            let d = draw(secret, &format!("Agora: great power for {}", c.person), &left)?;
+            let d = draw(
+                secret,
+                &format!("Agora: great power for {}", c.person),
+                &left,
+            )?;
             c.power = map.power(d.winner());
             left.retain(|p| p != d.winner());
             draws.push(d);
