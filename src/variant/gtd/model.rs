@@ -38,9 +38,8 @@ pub struct Country {
     pub successor: Option<Player>,
     /// An election is held this season because the head of government died (rule 24).
     pub election_after_death: bool,
-    /// The previous election season ended with the country in insurrection
-    /// (rule 17 D: majority of votes cast instead of more than half the units).
-    pub insurrection_last_season: bool,
+    /// The head of government died this season: the election is next season (24 A).
+    pub election_next_season: bool,
     /// No units and no centers: out of the game.
     pub gone: bool,
 }
@@ -53,6 +52,9 @@ pub struct Command {
     pub dislodged: bool,
     /// `None`: nobody commands it (it holds).
     pub commander: Option<Player>,
+    /// This season's declaration: insurrection (`true`) or no insurrection (rule 14).
+    #[serde(default)]
+    pub declared: Option<bool>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +124,7 @@ impl GtdState {
                 at: p.0,
                 dislodged: false,
                 commander: who,
+                declared: None,
             }),
         }
     }

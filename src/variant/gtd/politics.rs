@@ -385,7 +385,7 @@ pub fn remove_player(state: &mut GtdState, position: &Position, who: &str) {
             let line = format!("rule 24(E): {only} is head of government of {}", c.name);
             state.note(line);
         } else {
-            c.election_after_death = true;
+            c.election_next_season = true;
         }
     }
 }
@@ -523,6 +523,7 @@ pub fn dead_bandit(
         if let Some(c) = state.country_mut(country) {
             c.hog = Some(head);
             c.election_after_death = false;
+            c.election_next_season = false;
         }
     }
     let mut units: Vec<Province> = position
