@@ -3,6 +3,10 @@
 //! units, support chains, two convoys and a circular move; (c) a batch of 1000
 //! phases, for throughput; (d) one JSON document through the `legate adjudicate
 //! --batch` path (read, parse the orders, adjudicate, write), positions per second.
+//!
+//! End to end, stdin to stdout, with the release binary:
+//! `python3 -c 'import json; l = json.dumps(json.load(open("config/examples/spring1901.json"))); print("\n".join([l] * 20000))' > /tmp/batch.jsonl`
+//! then `time target/release/legate adjudicate --batch < /tmp/batch.jsonl > /dev/null`.
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use legate::adjudicate_json::{read_request, write_result};
