@@ -635,3 +635,83 @@ fn the_turn_clock_follows_section_15() {
         assert_eq!(d, t("2026-07-11T12:00:00Z"), "from {done}");
     }
 }
+
+#[test]
+fn a_free_text_proposal_becomes_a_new_section_and_its_effects_are_logged() {
+    let mut agora = Agora::new(
+        tournament_with(&["ann@x", "bea@x", "cid@x", "dee@x", "eve@x"]),
+        REGS,
+        &Position::initial(map()),
+    );
+    let regs = &agora.regulations;
+    let (n, _) = agora
+        .proposals
+        .submit(regs, "ann@x", true, "France and England share the win.")
+        .unwrap();
+    assert!(matches!(
+        agora.proposals.get(n).unwrap().change,
+        Change::Free(_)
+    ));
+    agora
+        .proposals
+        .vote(&mut agora.regulations, "bea@x", true, n, true)
+        .unwrap();
+    // A removed contestant's vote no longer counts.
+    let gm = "gm@agora.example";
+    let at = t("2026-07-08T00:00:00Z");
+    agora
+        .gm_act(
+            gm,
+            &GmAct::Remove {
+                person: "bea@x".into(),
+            },
+            at,
+        )
+        .expect("remove");
+    assert_eq!(agora.proposals.get(n).unwrap().counts(), (0, 0));
+    assert_eq!(
+        agora.gm_act(
+            gm,
+            &GmAct::Add {
+                person: "fay@x".into(),
+                consented: false
+            },
+            at
+        ),
+        Err(TournamentError::NoConsent)
+    );
+    agora
+        .gm_act(
+            gm,
+            &GmAct::Add {
+                person: "fay@x".into(),
+                consented: true,
+            },
+            at,
+        )
+        .expect("add");
+    for v in ["cid@x", "dee@x", "fay@x"] {
+        agora
+            .proposals
+            .vote(&mut agora.regulations, v, true, n, true)
+            .unwrap();
+    }
+    assert_eq!(agora.regulations.current().number, 2);
+    assert!(
+        agora
+            .regulations
+            .current()
+            .text
+            .contains("9. France and England share the win.")
+    );
+    assert!(agora.regulations.get(Some(7)).is_err());
+    let logged = agora
+        .proposals
+        .log_effect(n, "SET WINNERS France England")
+        .unwrap();
+    assert!(logged.text.contains("proposal 1"));
+    assert_eq!(
+        agora.proposals.get(n).unwrap().effects,
+        ["SET WINNERS France England"]
+    );
+}
