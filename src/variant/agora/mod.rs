@@ -12,6 +12,7 @@
 //! - `civil_disorder` (24): the rules choice and the orders of a collapsed power.
 //! - `draw_clock` (9): years without a change of ownership, and a declared draw.
 //! - `victory` (3, 16): eliminations, the 18-centre rule, announced winners.
+//! - `state`: all of the above together, and the GM acts applied to all of it.
 //!
 //! Every act that changes the tournament returns the text to publish (or to send
 //! privately), so the engine only routes mail. Rulings: `docs/rulings/agora.md`.
