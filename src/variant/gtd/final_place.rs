@@ -49,7 +49,9 @@ pub fn biggest(state: &GtdState, position: &Position) -> Option<Power> {
 
 pub fn final_place_list(state: &GtdState, position: &Position) -> Vec<Place> {
     let mut list: Vec<Place> = Vec::new();
-    let Some(top) = biggest(state, position) else { return list };
+    let Some(top) = biggest(state, position) else {
+        return list;
+    };
     if let Some(head) = state.country(top).and_then(|c| c.hog.clone()) {
         let centers = position.centers_of(top).len();
         push_group(&mut list, 1, vec![(head, centers)]);
@@ -111,6 +113,11 @@ fn push_group(list: &mut Vec<Place>, group: u8, members: Vec<(Player, u32)>) {
             _ => next,
         };
         previous = Some((count, place));
-        list.push(Place { place, player, group, count });
+        list.push(Place {
+            place,
+            player,
+            group,
+            count,
+        });
     }
 }

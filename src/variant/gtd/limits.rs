@@ -35,12 +35,29 @@ impl Limit {
 pub enum LimitError {
     #[error("rule 9(C): {player} heads {country} and may command only one of its units")]
     HeadOfGovernment { player: String, country: String },
-    #[error("rule 9(D): {player} would command {count} of {country}'s {total} units, more than half")]
-    Half { player: String, country: String, count: u32, total: u32 },
+    #[error(
+        "rule 9(D): {player} would command {count} of {country}'s {total} units, more than half"
+    )]
+    Half {
+        player: String,
+        country: String,
+        count: u32,
+        total: u32,
+    },
     #[error("rule 9(E): {player} would command {count} units of {country}, more than five")]
-    Five { player: String, country: String, count: u32 },
-    #[error("rule 9(F): {player} would command {count} units of {country}, more than three of a country under ten units")]
-    ThreeUnderTen { player: String, country: String, count: u32 },
+    Five {
+        player: String,
+        country: String,
+        count: u32,
+    },
+    #[error(
+        "rule 9(F): {player} would command {count} units of {country}, more than three of a country under ten units"
+    )]
+    ThreeUnderTen {
+        player: String,
+        country: String,
+        count: u32,
+    },
     #[error("rule 13: {player} already heads two countries")]
     TwoCountries { player: String },
 }
@@ -83,7 +100,8 @@ pub fn allowed(is_head: bool, total: u32, at_winter_start: u32) -> (u32, Limit) 
     if at_winter_start < 10 && 3 < best.0 {
         best = (3, Limit::ThreeUnderTen);
     }
-    if is_head && 1 < best.0 {
+    // When the head's limit ties another, it is the one the head breaks.
+    if is_head && 1 <= best.0 {
         best = (1, Limit::HeadOfGovernment);
     }
     best
@@ -96,13 +114,30 @@ pub fn check(h: &Holding<'_>) -> Result<(), LimitError> {
     if h.count <= max {
         return Ok(());
     }
-    let (player, country, count, total) =
-        (h.player.to_string(), h.country.to_string(), h.count, h.total);
+    let (player, country, count, total) = (
+        h.player.to_string(),
+        h.country.to_string(),
+        h.count,
+        h.total,
+    );
     Err(match limit {
         Limit::HeadOfGovernment => LimitError::HeadOfGovernment { player, country },
-        Limit::ThreeUnderTen => LimitError::ThreeUnderTen { player, country, count },
-        Limit::Five => LimitError::Five { player, country, count },
-        _ => LimitError::Half { player, country, count, total },
+        Limit::ThreeUnderTen => LimitError::ThreeUnderTen {
+            player,
+            country,
+            count,
+        },
+        Limit::Five => LimitError::Five {
+            player,
+            country,
+            count,
+        },
+        _ => LimitError::Half {
+            player,
+            country,
+            count,
+            total,
+        },
     })
 }
 

@@ -118,7 +118,11 @@ impl GtdState {
     }
 
     pub fn set_commander(&mut self, p: Province, who: Option<Player>) {
-        match self.commands.iter_mut().find(|c| c.at == p.0 && !c.dislodged) {
+        match self
+            .commands
+            .iter_mut()
+            .find(|c| c.at == p.0 && !c.dislodged)
+        {
             Some(c) => c.commander = who,
             None => self.commands.push(Command {
                 at: p.0,

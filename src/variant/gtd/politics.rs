@@ -27,7 +27,10 @@ pub enum PoliticsError {
     #[error("rule 21: {0} has accepted ten units that did not defect and may accept no more")]
     AcceptanceLimit(String),
     #[error("{rule}: not in a {season} season")]
-    Season { rule: &'static str, season: &'static str },
+    Season {
+        rule: &'static str,
+        season: &'static str,
+    },
     #[error("rule 18(B): a new country names exactly three different supply centers as homes")]
     Homes,
     #[error("rule 26: the name {0:?} is already a country's")]
@@ -43,7 +46,11 @@ pub enum PoliticsError {
     #[error("{0} is not in the game")]
     NotPlaying(String),
     #[error("rule 17: {voter} has {has} votes in {country} and cast more")]
-    TooManyVotes { voter: String, country: String, has: u32 },
+    TooManyVotes {
+        voter: String,
+        country: String,
+        has: u32,
+    },
     #[error("rule 16: {0} holds no election this season")]
     NoElection(String),
     #[error(transparent)]
@@ -60,7 +67,10 @@ pub type Verdict = Result<(), PoliticsError>;
 /// current name.
 pub fn resolve_country(map: &Map, state: &GtdState, c: &Named) -> Result<Power, PoliticsError> {
     let found = match c {
-        Named::Power(p) => state.country(*p).filter(|c| !c.gone).map(|c| Power(c.power)),
+        Named::Power(p) => state
+            .country(*p)
+            .filter(|c| !c.gone)
+            .map(|c| Power(c.power)),
         Named::Named(name) => state.country_named(name),
     };
     found.ok_or_else(|| {
@@ -87,9 +97,14 @@ pub fn own_unit(
 ) -> Result<Province, PoliticsError> {
     let p = spec.province();
     let at = map.abbr(p).to_uppercase();
-    position.unit_at(p).ok_or_else(|| PoliticsError::NoUnit(at.clone()))?;
+    position
+        .unit_at(p)
+        .ok_or_else(|| PoliticsError::NoUnit(at.clone()))?;
     if state.commander_at(p) != Some(player) {
-        return Err(PoliticsError::NotCommander { player: player.to_string(), at });
+        return Err(PoliticsError::NotCommander {
+            player: player.to_string(),
+            at,
+        });
     }
     Ok(p)
 }
@@ -100,7 +115,10 @@ pub fn head_with_powers(state: &GtdState, country: Power, player: &str) -> Verdi
         .country(country)
         .ok_or_else(|| PoliticsError::NoCountry(country.0.to_string()))?;
     if c.hog.as_deref() != Some(player) || !state.is_active(player) {
-        return Err(PoliticsError::NotHead { player: player.to_string(), country: c.name.clone() });
+        return Err(PoliticsError::NotHead {
+            player: player.to_string(),
+            country: c.name.clone(),
+        });
     }
     if c.insurrection {
         return Err(PoliticsError::Insurrection(c.name.clone()));
@@ -109,7 +127,10 @@ pub fn head_with_powers(state: &GtdState, country: Power, player: &str) -> Verdi
 }
 
 fn name_free(map: &Map, state: &GtdState, name: &str) -> Verdict {
-    let taken = state.countries.iter().any(|c| !c.gone && c.name.eq_ignore_ascii_case(name))
+    let taken = state
+        .countries
+        .iter()
+        .any(|c| !c.gone && c.name.eq_ignore_ascii_case(name))
         || map.power(name).is_some();
     if taken || name.trim().is_empty() {
         return Err(PoliticsError::NameTaken(name.to_string()));
@@ -151,7 +172,11 @@ pub fn declare_independence(
         ..Country::default()
     });
     ensure_homes(position, power);
-    for u in position.units.iter_mut().filter(|u| provinces.contains(&u.province())) {
+    for u in position
+        .units
+        .iter_mut()
+        .filter(|u| provinces.contains(&u.province()))
+    {
         u.power = power;
     }
     Ok(power)
@@ -204,7 +229,9 @@ pub struct Acceptance {
 /// Rule 21 and 15: may this head of government accept defections now?
 pub fn may_accept(state: &GtdState, country: Power, player: &str) -> Verdict {
     head_with_powers(state, country, player)?;
-    let c = state.country(country).map(|c| (c.wasted_acceptances, c.name.clone()));
+    let c = state
+        .country(country)
+        .map(|c| (c.wasted_acceptances, c.name.clone()));
     match c {
         Some((w, name)) if w >= 10 => Err(PoliticsError::AcceptanceLimit(name)),
         _ => Ok(()),
@@ -255,7 +282,9 @@ fn defection_verdict(
     if unit.power == d.to {
         return Err(PoliticsError::OwnCountry(name_of(state, d.to)));
     }
-    let accepted = acceptances.iter().any(|a| a.unit == d.unit && a.country == d.to);
+    let accepted = acceptances
+        .iter()
+        .any(|a| a.unit == d.unit && a.country == d.to);
     if !accepted {
         return Err(PoliticsError::NotHead {
             player: "its head of government".into(),
@@ -326,10 +355,18 @@ pub fn count(
     let weight = |v: &str| weights.iter().find(|(p, _)| p == v).map_or(0, |w| w.1);
     let mut judged = Vec::new();
     for v in votes {
-        let cast: u32 = votes.iter().filter(|x| x.voter == v.voter).map(|x| x.votes).sum();
+        let cast: u32 = votes
+            .iter()
+            .filter(|x| x.voter == v.voter)
+            .map(|x| x.votes)
+            .sum();
         let has = weight(&v.voter);
         let verdict = if cast > has {
-            Err(PoliticsError::TooManyVotes { voter: v.voter.clone(), country: country.into(), has })
+            Err(PoliticsError::TooManyVotes {
+                voter: v.voter.clone(),
+                country: country.into(),
+                has,
+            })
         } else {
             Ok(())
         };
@@ -357,7 +394,14 @@ pub fn count(
         .iter()
         .find(|(c, n)| *n > above && weight(c) > 0 && self_vote(c) && may_head(c))
         .map(|(c, _)| c.clone());
-    Tally { country: country.into(), totals, cast, above, elected, votes: judged }
+    Tally {
+        country: country.into(),
+        totals,
+        cast,
+        above,
+        elected,
+        votes: judged,
+    }
 }
 
 // ------------------------------------------------------------ death, succession (22-25, 27)
@@ -377,7 +421,9 @@ pub fn remove_player(state: &mut GtdState, position: &Position, who: &str) {
             .into_iter()
             .filter(|p| state.is_active(p))
             .collect();
-        let Some(c) = state.country_mut(power) else { continue };
+        let Some(c) = state.country_mut(power) else {
+            continue;
+        };
         c.hog = None;
         c.successor = None;
         if let [only] = left.as_slice() {
@@ -402,7 +448,9 @@ pub fn appoint_dead_commanders_unit(
     unit: Province,
 ) -> Verdict {
     let at = map.abbr(unit).to_uppercase();
-    let u = *position.unit_at(unit).ok_or_else(|| PoliticsError::NoUnit(at.clone()))?;
+    let u = *position
+        .unit_at(unit)
+        .ok_or_else(|| PoliticsError::NoUnit(at.clone()))?;
     head_with_powers(state, u.power, head)?;
     if state.commander_at(unit).is_some_and(|c| state.is_active(c)) {
         return Err(PoliticsError::CommanderAlive(at));
@@ -469,12 +517,20 @@ pub fn abdicate(
         return Err(PoliticsError::Resigned);
     }
     let name = name_of(state, country);
-    let is_head = state.country(country).is_some_and(|c| c.hog.as_deref() == Some(head));
+    let is_head = state
+        .country(country)
+        .is_some_and(|c| c.hog.as_deref() == Some(head));
     if !is_head {
-        return Err(PoliticsError::NotHead { player: head.into(), country: name });
+        return Err(PoliticsError::NotHead {
+            player: head.into(),
+            country: name,
+        });
     }
     if !commanders_last_season.iter().any(|p| p == successor) {
-        return Err(PoliticsError::NotCommanderLastSeason { player: successor.into(), country: name });
+        return Err(PoliticsError::NotCommanderLastSeason {
+            player: successor.into(),
+            country: name,
+        });
     }
     limits::may_head_another(state, successor)?;
     if let Some(c) = state.country_mut(country) {
@@ -486,9 +542,14 @@ pub fn abdicate(
 /// Rule 26: a new name from the start of next season (the Gamemaster may still
 /// refuse it, 26 B: `veto_rename`).
 pub fn rename(map: &Map, state: &mut GtdState, country: Power, head: &str, name: &str) -> Verdict {
-    let c = state.country(country).ok_or_else(|| PoliticsError::NoCountry(name.into()))?;
+    let c = state
+        .country(country)
+        .ok_or_else(|| PoliticsError::NoCountry(name.into()))?;
     if c.hog.as_deref() != Some(head) {
-        return Err(PoliticsError::NotHead { player: head.into(), country: c.name.clone() });
+        return Err(PoliticsError::NotHead {
+            player: head.into(),
+            country: c.name.clone(),
+        });
     }
     name_free(map, state, name)?;
     if let Some(c) = state.country_mut(country) {

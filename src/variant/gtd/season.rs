@@ -89,7 +89,16 @@ pub fn before_movement(
     defections(map, state, position, written, &mut verdicts);
     for (i, w) in written.iter().enumerate() {
         if verdicts[i].is_none() {
-            verdicts[i] = one(map, state, position, w, written, &last_season, resigned, &mut b);
+            verdicts[i] = one(
+                map,
+                state,
+                position,
+                w,
+                written,
+                &last_season,
+                resigned,
+                &mut b,
+            );
         }
     }
     b.weights = weights(state, position);
@@ -105,7 +114,12 @@ fn commanders_by_country(state: &GtdState, position: &Position) -> Vec<(Power, V
     state
         .countries
         .iter()
-        .map(|c| (Power(c.power), state.commanders_of(position, Power(c.power))))
+        .map(|c| {
+            (
+                Power(c.power),
+                state.commanders_of(position, Power(c.power)),
+            )
+        })
         .collect()
 }
 
@@ -119,7 +133,8 @@ fn independence(
 ) {
     for (i, w) in written.iter().enumerate() {
         if let Item::Variant(VariantOrder::DeclareIndependence { units, name, home }) = &w.item {
-            let r = politics::declare_independence(map, state, position, &w.player, units, name, home);
+            let r =
+                politics::declare_independence(map, state, position, &w.player, units, name, home);
             verdicts[i] = Some(r.map(|p| b.new_countries.push(p)));
         }
     }
@@ -138,11 +153,17 @@ fn defections(
         let Item::Variant(v) = &w.item else { continue };
         match v {
             VariantOrder::Defect { unit, to } => {
-                let r = politics::own_unit(map, state, position, &w.player, *unit).and_then(|p| {
-                    Ok((p, politics::resolve_country(map, state, to)?))
-                });
+                let r = politics::own_unit(map, state, position, &w.player, *unit)
+                    .and_then(|p| Ok((p, politics::resolve_country(map, state, to)?)));
                 match r {
-                    Ok((p, to)) => defs.push((i, Defection { player: w.player.clone(), unit: p, to })),
+                    Ok((p, to)) => defs.push((
+                        i,
+                        Defection {
+                            player: w.player.clone(),
+                            unit: p,
+                            to,
+                        },
+                    )),
                     Err(e) => verdicts[i] = Some(Err(e)),
                 }
             }
@@ -171,10 +192,19 @@ fn defections(
 /// qualifies, in power order.
 fn acceptance(state: &GtdState, player: &str, unit: Province) -> Result<Acceptance, PoliticsError> {
     let headed = state.headed_by(player);
-    let mut last = PoliticsError::NotHead { player: player.into(), country: "any country".into() };
+    let mut last = PoliticsError::NotHead {
+        player: player.into(),
+        country: "any country".into(),
+    };
     for country in headed {
         match politics::may_accept(state, country, player) {
-            Ok(()) => return Ok(Acceptance { player: player.into(), unit, country }),
+            Ok(()) => {
+                return Ok(Acceptance {
+                    player: player.into(),
+                    unit,
+                    country,
+                });
+            }
             Err(e) => last = e,
         }
     }
@@ -197,21 +227,50 @@ fn one(
         Item::Variant(v) => v,
     };
     Some(match v {
-        VariantOrder::DeclareInsurrection { unit } => declare(map, state, position, &w.player, *unit, true),
-        VariantOrder::DeclareNoInsurrection { unit } => declare(map, state, position, &w.player, *unit, false),
-        VariantOrder::Vote { country, player, votes } => politics::resolve_country(map, state, country)
-            .map(|c| {
-                let vote = Vote { voter: w.player.clone(), candidate: player.clone(), votes: votes.unwrap_or(1) };
-                b.votes.push((c, vote));
-            }),
-        VariantOrder::AppointToUnit { player, unit } => {
-            politics::appoint_dead_commanders_unit(map, state, position, &w.player, player, unit.province())
+        VariantOrder::DeclareInsurrection { unit } => {
+            declare(map, state, position, &w.player, *unit, true)
         }
-        VariantOrder::Abdicate { player } => abdication(map, state, &w.player, player, written, last_season, resigned),
-        VariantOrder::AcceptSuccession { country } => politics::resolve_country(map, state, country).map(|_| ()),
+        VariantOrder::DeclareNoInsurrection { unit } => {
+            declare(map, state, position, &w.player, *unit, false)
+        }
+        VariantOrder::Vote {
+            country,
+            player,
+            votes,
+        } => politics::resolve_country(map, state, country).map(|c| {
+            let vote = Vote {
+                voter: w.player.clone(),
+                candidate: player.clone(),
+                votes: votes.unwrap_or(1),
+            };
+            b.votes.push((c, vote));
+        }),
+        VariantOrder::AppointToUnit { player, unit } => politics::appoint_dead_commanders_unit(
+            map,
+            state,
+            position,
+            &w.player,
+            player,
+            unit.province(),
+        ),
+        VariantOrder::Abdicate { player } => abdication(
+            map,
+            state,
+            &w.player,
+            player,
+            written,
+            last_season,
+            resigned,
+        ),
+        VariantOrder::AcceptSuccession { country } => {
+            politics::resolve_country(map, state, country).map(|_| ())
+        }
         VariantOrder::Rename { country, name } => politics::resolve_country(map, state, country)
             .and_then(|c| politics::rename(map, state, c, &w.player, name)),
-        _ => Err(PoliticsError::Season { rule: "this order", season: "Winter" }),
+        _ => Err(PoliticsError::Season {
+            rule: "this order",
+            season: "Winter",
+        }),
     })
 }
 
@@ -224,7 +283,11 @@ fn declare(
     insurrection: bool,
 ) -> Verdict {
     let p = politics::own_unit(map, state, position, player, unit)?;
-    if let Some(c) = state.commands.iter_mut().find(|c| c.at == p.0 && !c.dislodged) {
+    if let Some(c) = state
+        .commands
+        .iter_mut()
+        .find(|c| c.at == p.0 && !c.dislodged)
+    {
         c.declared = Some(insurrection);
     }
     Ok(())
@@ -240,7 +303,10 @@ fn abdication(
     resigned: &[Player],
 ) -> Verdict {
     let Some(country) = state.headed_by(head).into_iter().next() else {
-        return Err(PoliticsError::NotHead { player: head.into(), country: "any country".into() });
+        return Err(PoliticsError::NotHead {
+            player: head.into(),
+            country: "any country".into(),
+        });
     };
     let accepted = written.iter().any(|w| {
         w.player == successor
@@ -253,34 +319,60 @@ fn abdication(
             country: name_of(state, country),
         });
     }
-    let before = last_season.iter().find(|(c, _)| *c == country).map_or(&[][..], |x| &x.1[..]);
+    let before = last_season
+        .iter()
+        .find(|(c, _)| *c == country)
+        .map_or(&[][..], |x| &x.1[..]);
     let quit = resigned.iter().any(|r| r == head);
     politics::abdicate(state, country, head, successor, before, quit)
 }
 
 /// A movement order of a unit the writer commands, given as its country's order.
-fn movement_order(state: &GtdState, position: &Position, player: &str, o: &Order, b: &mut Before) -> Verdict {
+fn movement_order(
+    state: &GtdState,
+    position: &Position,
+    player: &str,
+    o: &Order,
+    b: &mut Before,
+) -> Verdict {
     let Some(spec) = o.unit() else { return Ok(()) };
     let p = spec.province();
-    let unit = position.unit_at(p).ok_or_else(|| PoliticsError::NoUnit(p.0.to_string()))?;
+    let unit = position
+        .unit_at(p)
+        .ok_or_else(|| PoliticsError::NoUnit(p.0.to_string()))?;
     if state.commander_at(p) != Some(player) || !state.is_active(player) {
-        return Err(PoliticsError::NotCommander { player: player.into(), at: p.0.to_string() });
+        return Err(PoliticsError::NotCommander {
+            player: player.into(),
+            at: p.0.to_string(),
+        });
     }
-    b.judge_orders.push(PowerOrder { power: unit.power, order: *o });
+    b.judge_orders.push(PowerOrder {
+        power: unit.power,
+        order: *o,
+    });
     Ok(())
 }
 
 /// A retreat-phase order of a dislodged unit the writer commands.
-pub fn retreat_orders(state: &GtdState, position: &Position, player: &str, orders: &[Order]) -> Vec<PowerOrder> {
+pub fn retreat_orders(
+    state: &GtdState,
+    position: &Position,
+    player: &str,
+    orders: &[Order],
+) -> Vec<PowerOrder> {
     orders
         .iter()
         .filter_map(|o| {
             let p = o.unit()?.province();
             let d = position.dislodged_at(p)?;
-            let mine = state.commands.iter().any(|c| {
-                c.at == p.0 && c.dislodged && c.commander.as_deref() == Some(player)
-            });
-            (mine && state.is_active(player)).then_some(PowerOrder { power: d.unit.power, order: *o })
+            let mine = state
+                .commands
+                .iter()
+                .any(|c| c.at == p.0 && c.dislodged && c.commander.as_deref() == Some(player));
+            (mine && state.is_active(player)).then_some(PowerOrder {
+                power: d.unit.power,
+                order: *o,
+            })
         })
         .collect()
 }
@@ -356,7 +448,12 @@ pub fn end_season(
     weights: &[(Power, Player, u32)],
 ) -> End {
     let mut end = End::default();
-    let powers: Vec<Power> = state.countries.iter().filter(|c| !c.gone).map(|c| Power(c.power)).collect();
+    let powers: Vec<Power> = state
+        .countries
+        .iter()
+        .filter(|c| !c.gone)
+        .map(|c| Power(c.power))
+        .collect();
     for power in powers {
         let was = state.country(power).is_some_and(|c| c.insurrection);
         let now = insurrection_now(state, position, power, season, was);
@@ -382,17 +479,34 @@ pub fn end_season(
 
 /// Rule 14 with the units of the country standing in its homes now. A declaration
 /// of insurrection counts only outside Winter.
-fn insurrection_now(state: &GtdState, position: &Position, power: Power, season: Season, was: bool) -> bool {
-    let Some(c) = state.country(power) else { return false };
+fn insurrection_now(
+    state: &GtdState,
+    position: &Position,
+    power: Power,
+    season: Season,
+    was: bool,
+) -> bool {
+    let Some(c) = state.country(power) else {
+        return false;
+    };
     let declared: Vec<Option<bool>> = position
         .units
         .iter()
         .filter(|u| u.power == power && c.homes.contains(&u.province().0))
         .map(|u| {
-            let d = state.commands.iter().find(|x| x.at == u.province().0 && !x.dislodged);
+            let d = state
+                .commands
+                .iter()
+                .find(|x| x.at == u.province().0 && !x.dislodged);
             d.and_then(|x| x.declared)
         })
-        .map(|d| if season == Season::Winter && d == Some(true) { None } else { d })
+        .map(|d| {
+            if season == Season::Winter && d == Some(true) {
+                None
+            } else {
+                d
+            }
+        })
         .collect();
     politics::insurrection_after(was, &declared)
 }
@@ -409,9 +523,9 @@ fn election(
     votes: &[(Power, Vote)],
     weights: &[(Power, Player, u32)],
 ) -> Option<Tally> {
-    let (death, next) = state
-        .country(power)
-        .map_or((false, false), |c| (c.election_after_death, c.election_next_season));
+    let (death, next) = state.country(power).map_or((false, false), |c| {
+        (c.election_after_death, c.election_next_season)
+    });
     if let Some(c) = state.country_mut(power) {
         c.election_after_death = death || next;
         c.election_next_season = false;
@@ -419,14 +533,27 @@ fn election(
     if !now && !death {
         return None;
     }
-    let kind = if now && !was { ElectionKind::FirstSeason } else { ElectionKind::VotesCast };
-    let w: Vec<(Player, u32)> = weights.iter().filter(|x| x.0 == power).map(|x| (x.1.clone(), x.2)).collect();
-    let v: Vec<Vote> = votes.iter().filter(|x| x.0 == power).map(|x| x.1.clone()).collect();
+    let kind = if now && !was {
+        ElectionKind::FirstSeason
+    } else {
+        ElectionKind::VotesCast
+    };
+    let w: Vec<(Player, u32)> = weights
+        .iter()
+        .filter(|x| x.0 == power)
+        .map(|x| (x.1.clone(), x.2))
+        .collect();
+    let v: Vec<Vote> = votes
+        .iter()
+        .filter(|x| x.0 == power)
+        .map(|x| x.1.clone())
+        .collect();
     let units = position.unit_count(power) as u32;
     let name = name_of(state, power);
     let snapshot = state.clone();
     let tally = politics::count(&name, kind, units, &w, &v, |p| {
-        snapshot.headed_by(p).contains(&power) || super::limits::may_head_another(&snapshot, p).is_ok()
+        snapshot.headed_by(p).contains(&power)
+            || super::limits::may_head_another(&snapshot, p).is_ok()
     });
     if let Some(winner) = &tally.elected
         && let Some(c) = state.country_mut(power)
@@ -434,7 +561,10 @@ fn election(
         c.successor = Some(winner.clone());
         c.election_after_death = false;
     }
-    state.note(format!("election in {name}: {:?}, elected {:?}", tally.totals, tally.elected));
+    state.note(format!(
+        "election in {name}: {:?}, elected {:?}",
+        tally.totals, tally.elected
+    ));
     Some(tally)
 }
 
@@ -442,7 +572,11 @@ fn election(
 /// remove them). `wrote`: who sent orders this season.
 pub fn note_silence(state: &mut GtdState, wrote: &[Player]) -> Vec<Player> {
     for p in state.players.iter_mut().filter(|p| !p.out) {
-        p.silent_seasons = if wrote.contains(&p.name) { 0 } else { p.silent_seasons + 1 };
+        p.silent_seasons = if wrote.contains(&p.name) {
+            0
+        } else {
+            p.silent_seasons + 1
+        };
     }
     state
         .players

@@ -48,7 +48,11 @@ pub fn start(
     state.countries = map_countries(map);
     state.players = entrants
         .iter()
-        .map(|e| PlayerState { name: e.name.clone(), out: false, silent_seasons: 0 })
+        .map(|e| PlayerState {
+            name: e.name.clone(),
+            out: false,
+            silent_seasons: 0,
+        })
         .collect();
     let order = lot_order(&mut state, lot, entrants)?;
     let seats: Vec<usize> = (0..map.powers().len())
@@ -120,7 +124,10 @@ fn seat_players(
     let mut members = vec![Vec::new(); seats.len()];
     let mut unseated = Vec::new();
     for who in seated {
-        let prefs = entrants.iter().find(|e| e.name == *who).map(|e| &e.preferences);
+        let prefs = entrants
+            .iter()
+            .find(|e| e.name == *who)
+            .map(|e| &e.preferences);
         let choice = prefs
             .into_iter()
             .flatten()

@@ -47,8 +47,14 @@ pub enum WinterError {
     CannotStand(String),
     #[error("{0} owes no removal")]
     NoRemoval(String),
-    #[error("rule 12: {country} may purge {allowed} units this Winter (it had {size} at its start)")]
-    PurgeLimit { country: String, allowed: u32, size: u32 },
+    #[error(
+        "rule 12: {country} may purge {allowed} units this Winter (it had {size} at its start)"
+    )]
+    PurgeLimit {
+        country: String,
+        allowed: u32,
+        size: u32,
+    },
 }
 
 /// What the Winter's opening fixes: each country's size (9 F, 12) and the excess
@@ -113,11 +119,20 @@ pub fn resolve(
     let mut report = WinterReport::default();
     let countries: Vec<Power> = start.sizes.iter().map(|s| s.0).collect();
     // Fixed before any order acts, so one order cannot move another to a country.
-    let acts_for: Vec<Option<Power>> =
-        orders.iter().map(|o| order_country(state, position, o)).collect();
+    let acts_for: Vec<Option<Power>> = orders
+        .iter()
+        .map(|o| order_country(state, position, o))
+        .collect();
     for country in countries {
-        let mut ctx = Ctx { country, balance: balance(position, country), purged: 0 };
-        let mine = orders.iter().zip(&acts_for).filter(|(_, c)| **c == Some(country));
+        let mut ctx = Ctx {
+            country,
+            balance: balance(position, country),
+            purged: 0,
+        };
+        let mine = orders
+            .iter()
+            .zip(&acts_for)
+            .filter(|(_, c)| **c == Some(country));
         for (o, _) in mine {
             let verdict = apply(map, state, position, start, &mut ctx, o);
             report.outcomes.push((o.clone(), verdict));
@@ -160,7 +175,12 @@ fn order_country(state: &GtdState, position: &Position, o: &WinterOrder) -> Opti
                 .iter()
                 .filter(|c| !c.gone && c.homes.contains(&p))
                 .find(|c| c.hog.as_deref() == Some(o.player.as_str()))
-                .or_else(|| state.countries.iter().find(|c| !c.gone && c.homes.contains(&p)))
+                .or_else(|| {
+                    state
+                        .countries
+                        .iter()
+                        .find(|c| !c.gone && c.homes.contains(&p))
+                })
                 .map(|c| Power(c.power))
         }
         WinterKind::Remove { unit } | WinterKind::Appoint { unit, .. } => {
@@ -171,7 +191,9 @@ fn order_country(state: &GtdState, position: &Position, o: &WinterOrder) -> Opti
 
 fn order_unit(o: &WinterOrder) -> UnitSpec {
     match &o.kind {
-        WinterKind::Build { unit, .. } | WinterKind::Remove { unit } | WinterKind::Appoint { unit, .. } => *unit,
+        WinterKind::Build { unit, .. }
+        | WinterKind::Remove { unit }
+        | WinterKind::Appoint { unit, .. } => *unit,
     }
 }
 
@@ -185,9 +207,13 @@ fn apply(
 ) -> Result<(), WinterError> {
     politics::head_with_powers(state, ctx.country, &o.player)?;
     match &o.kind {
-        WinterKind::Build { unit, commander } => build(map, state, position, start, ctx, *unit, commander),
+        WinterKind::Build { unit, commander } => {
+            build(map, state, position, start, ctx, *unit, commander)
+        }
         WinterKind::Remove { unit } => remove(state, position, ctx, unit.province()),
-        WinterKind::Appoint { player, unit } => appoint(state, position, start, ctx, player, unit.province()),
+        WinterKind::Appoint { player, unit } => {
+            appoint(state, position, start, ctx, player, unit.province())
+        }
     }
 }
 
@@ -206,7 +232,9 @@ fn build(
     }
     let p = spec.province();
     let at = map.abbr(p).to_uppercase();
-    let buildable = state.country(ctx.country).is_some_and(|c| c.buildable.contains(&p.0));
+    let buildable = state
+        .country(ctx.country)
+        .is_some_and(|c| c.buildable.contains(&p.0));
     if !buildable || position.owner(p) != Some(ctx.country) {
         return Err(WinterError::NotBuildableHome(at, name));
     }
@@ -217,7 +245,11 @@ fn build(
     if !map.can_stand(kind, spec.location) {
         return Err(WinterError::CannotStand(at));
     }
-    position.units.push(Unit { power: ctx.country, kind, location: spec.location });
+    position.units.push(Unit {
+        power: ctx.country,
+        kind,
+        location: spec.location,
+    });
     let given = politics::appoint_within_limits(
         state,
         position,
@@ -234,7 +266,12 @@ fn build(
     Ok(())
 }
 
-fn remove(state: &mut GtdState, position: &mut Position, ctx: &mut Ctx, p: Province) -> Result<(), WinterError> {
+fn remove(
+    state: &mut GtdState,
+    position: &mut Position,
+    ctx: &mut Ctx,
+    p: Province,
+) -> Result<(), WinterError> {
     if ctx.balance >= 0 {
         return Err(WinterError::NoRemoval(name_of(state, ctx.country)));
     }
@@ -269,7 +306,11 @@ fn appoint(
     let size = start.size(ctx.country);
     if !redistribution && ctx.purged >= purge_allowance(size) {
         let country = name_of(state, ctx.country);
-        return Err(WinterError::PurgeLimit { country, allowed: purge_allowance(size), size });
+        return Err(WinterError::PurgeLimit {
+            country,
+            allowed: purge_allowance(size),
+            size,
+        });
     }
     politics::appoint_within_limits(state, position, ctx.country, player, p, Some(size))?;
     if !redistribution {
@@ -295,9 +336,21 @@ fn removals_by_lot(
             .filter(|u| u.power == ctx.country)
             .map(|u| u.province())
             .collect();
-        let off: Vec<Province> = units.iter().copied().filter(|p| !map.is_supply_center(*p)).collect();
+        let off: Vec<Province> = units
+            .iter()
+            .copied()
+            .filter(|p| !map.is_supply_center(*p))
+            .collect();
         let pool = if off.is_empty() { units } else { off };
-        let Some(p) = pick(map, state, lot, "GTD rule 10(B): removal from", ctx.country, &pool)? else {
+        let Some(p) = pick(
+            map,
+            state,
+            lot,
+            "GTD rule 10(B): removal from",
+            ctx.country,
+            &pool,
+        )?
+        else {
             break;
         };
         take_off(state, position, p);
@@ -324,7 +377,9 @@ fn excess_by_lot(
         for _ in 0..(*due).min(still) {
             let pool = state.commanded(position, country, player);
             let purpose = format!("GTD rule 11(F): excess unit of {player} in");
-            let Some(p) = pick(map, state, lot, &purpose, country, &pool)? else { break };
+            let Some(p) = pick(map, state, lot, &purpose, country, &pool)? else {
+                break;
+            };
             take_off(state, position, p);
             report.lot_removals.push((country, p, "rule 11(F)"));
         }
@@ -346,7 +401,10 @@ fn pick(
     let names: Vec<String> = pool.iter().map(|p| map.abbr(*p).to_uppercase()).collect();
     let purpose = format!("{purpose} {}", name_of(state, country));
     let won = draw_recorded(state, lot, &purpose, &names)?;
-    Ok(pool.iter().copied().find(|p| map.abbr(*p).eq_ignore_ascii_case(&won)))
+    Ok(pool
+        .iter()
+        .copied()
+        .find(|p| map.abbr(*p).eq_ignore_ascii_case(&won)))
 }
 
 /// A country with neither units nor centers is out of the game; its head heads
