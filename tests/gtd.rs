@@ -1075,3 +1075,33 @@ fn the_game_ends_at_eighteen_centers_with_the_final_place_list() {
         .collect();
     assert_eq!(heads, vec![(5, "he"), (5, "hg")]);
 }
+
+#[test]
+fn no_independence_defection_or_insurrection_in_winter_but_votes_count() {
+    let (mut state, mut position) = opening();
+    position.phase = "W1901A".parse().expect("phase");
+    let (par, mar) = (commander(&state, "par"), commander(&state, "mar"));
+    let lines = [
+        (par.as_str(), "A Par DEFECT TO Germany"),
+        (mar.as_str(), "A Mar DECLARE INSURRECTION"),
+        (
+            mar.as_str(),
+            "A Mar DECLARE INDEPENDENCE \"Provence\" HOME Mar Spa Por",
+        ),
+        (mar.as_str(), "VOTE France FOR p01"),
+    ];
+    let w: Vec<Written> = lines
+        .iter()
+        .map(|(p, l)| written(position.phase, p, l))
+        .collect();
+    let before = season::before_movement(map(), &mut state, &mut position, &w, &[]);
+    for (i, rule) in [(0, "rule 20"), (1, "rule 14"), (2, "rule 18(A)")] {
+        let e = verdict_of(&before, i)
+            .as_ref()
+            .expect_err("refused in Winter");
+        assert!(e.to_string().contains(rule), "{e}");
+    }
+    assert!(verdict_of(&before, 3).is_ok());
+    assert_eq!(before.votes.len(), 1);
+    assert_eq!(state.country_named("Provence"), None);
+}

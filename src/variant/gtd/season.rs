@@ -74,7 +74,10 @@ pub fn begin_season(state: &mut GtdState) {
     }
 }
 
-/// Step 2, for a Spring or Fall.
+/// Step 2, for a Spring or Fall. In a Winter it takes that season's political
+/// orders (votes, abdication, renaming, rule 23 appointments: the Winter's own
+/// builds, removals and appointments go to `winter`), and refuses independence,
+/// defection and declarations of insurrection (18 A, 20, 14: not in Winter).
 pub fn before_movement(
     map: &Map,
     state: &mut GtdState,
@@ -85,6 +88,9 @@ pub fn before_movement(
     let mut b = Before::default();
     let last_season = commanders_by_country(state, position);
     let mut verdicts: Vec<Option<Verdict>> = vec![None; written.len()];
+    if position.phase.season == Season::Winter {
+        refuse_in_winter(written, &mut verdicts);
+    }
     independence(map, state, position, written, &mut verdicts, &mut b);
     defections(map, state, position, written, &mut verdicts);
     for (i, w) in written.iter().enumerate() {
@@ -110,6 +116,23 @@ pub fn before_movement(
     b
 }
 
+fn refuse_in_winter(written: &[Written], verdicts: &mut [Option<Verdict>]) {
+    for (w, v) in written.iter().zip(verdicts.iter_mut()) {
+        let rule = match &w.item {
+            Item::Variant(VariantOrder::DeclareIndependence { .. }) => "rule 18(A)",
+            Item::Variant(VariantOrder::Defect { .. } | VariantOrder::AcceptDefection { .. }) => {
+                "rule 20"
+            }
+            Item::Variant(VariantOrder::DeclareInsurrection { .. }) => "rule 14",
+            _ => continue,
+        };
+        *v = Some(Err(PoliticsError::Season {
+            rule,
+            season: "Spring or Fall",
+        }));
+    }
+}
+
 fn commanders_by_country(state: &GtdState, position: &Position) -> Vec<(Power, Vec<Player>)> {
     state
         .countries
@@ -132,6 +155,9 @@ fn independence(
     b: &mut Before,
 ) {
     for (i, w) in written.iter().enumerate() {
+        if verdicts[i].is_some() {
+            continue;
+        }
         if let Item::Variant(VariantOrder::DeclareIndependence { units, name, home }) = &w.item {
             let r =
                 politics::declare_independence(map, state, position, &w.player, units, name, home);
@@ -151,6 +177,9 @@ fn defections(
     let mut accs = Vec::new();
     for (i, w) in written.iter().enumerate() {
         let Item::Variant(v) = &w.item else { continue };
+        if verdicts[i].is_some() {
+            continue;
+        }
         match v {
             VariantOrder::Defect { unit, to } => {
                 let r = politics::own_unit(map, state, position, &w.player, *unit)
