@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod adjudicate;
+mod bench;
 mod check_orders;
 mod db;
 mod demo;
@@ -24,6 +25,8 @@ struct Cli {
 enum Command {
     /// Adjudicate one phase: position and orders as JSON on stdin, result on stdout.
     Adjudicate(adjudicate::Args),
+    /// Capacity figures on this machine: ingest, deadlines, pictures (docs/capacity.md).
+    Bench(bench::Args),
     /// Read mail-body text on stdin and print how each line is understood (JSON lines).
     CheckOrders(check_orders::Args),
     /// Database maintenance (`legate db migrate`).
@@ -42,6 +45,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Adjudicate(args) => adjudicate::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
         Command::Db(args) => db::run(args),
         Command::Demo(args) => demo::run(args),
