@@ -44,16 +44,18 @@ pub fn start(
     lot: &mut Lot<'_>,
 ) -> Result<GtdState, StartError> {
     check_entrants(entrants)?;
-    let mut state = GtdState::default();
-    state.countries = map_countries(map);
-    state.players = entrants
-        .iter()
-        .map(|e| PlayerState {
-            name: e.name.clone(),
-            out: false,
-            silent_seasons: 0,
-        })
-        .collect();
+    let mut state = GtdState {
+        countries: map_countries(map),
+        players: entrants
+            .iter()
+            .map(|e| PlayerState {
+                name: e.name.clone(),
+                out: false,
+                silent_seasons: 0,
+            })
+            .collect(),
+        ..GtdState::default()
+    };
     let order = lot_order(&mut state, lot, entrants)?;
     let seats: Vec<usize> = (0..map.powers().len())
         .map(|i| position.unit_count(Power(i as u8)))
