@@ -700,7 +700,10 @@ fn a_defection_without_acceptance_fails_and_ten_wasted_acceptances_end_them() {
         .map(|(p, l)| (p.as_str(), l.as_str()))
         .collect();
     let (before, _) = play(&mut state, &mut position, &refs);
-    assert!(verdict_of(&before, 0).is_err(), "Germany did not accept");
+    assert!(
+        matches!(verdict_of(&before, 0), Err(PoliticsError::NotAccepted(_))),
+        "Germany did not accept"
+    );
     assert_eq!(
         position.unit_at(prov("par")).map(|u| u.power),
         Some(power("France"))

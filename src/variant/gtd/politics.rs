@@ -35,6 +35,8 @@ pub enum PoliticsError {
     Homes,
     #[error("rule 26: the name {0:?} is already a country's")]
     NameTaken(String),
+    #[error("rule 20: {0} did not accept the defection this season")]
+    NotAccepted(String),
     #[error("the unit is already of {0}")]
     OwnCountry(String),
     #[error("rule 25(A): {player} commanded no unit of {country} last season")]
@@ -286,10 +288,7 @@ fn defection_verdict(
         .iter()
         .any(|a| a.unit == d.unit && a.country == d.to);
     if !accepted {
-        return Err(PoliticsError::NotHead {
-            player: "its head of government".into(),
-            country: format!("{} (no acceptance)", name_of(state, d.to)),
-        });
+        return Err(PoliticsError::NotAccepted(name_of(state, d.to)));
     }
     Ok(())
 }

@@ -252,7 +252,7 @@ fn one(
     b: &mut Before,
 ) -> Option<Verdict> {
     let v = match &w.item {
-        Item::Order(o) => return Some(movement_order(state, position, &w.player, o, b)),
+        Item::Order(o) => return Some(movement_order(map, state, position, &w.player, o, b)),
         Item::Variant(v) => v,
     };
     Some(match v {
@@ -358,6 +358,7 @@ fn abdication(
 
 /// A movement order of a unit the writer commands, given as its country's order.
 fn movement_order(
+    map: &Map,
     state: &GtdState,
     position: &Position,
     player: &str,
@@ -366,13 +367,14 @@ fn movement_order(
 ) -> Verdict {
     let Some(spec) = o.unit() else { return Ok(()) };
     let p = spec.province();
+    let at = map.abbr(p).to_uppercase();
     let unit = position
         .unit_at(p)
-        .ok_or_else(|| PoliticsError::NoUnit(p.0.to_string()))?;
+        .ok_or_else(|| PoliticsError::NoUnit(at.clone()))?;
     if state.commander_at(p) != Some(player) || !state.is_active(player) {
         return Err(PoliticsError::NotCommander {
             player: player.into(),
-            at: p.0.to_string(),
+            at,
         });
     }
     b.judge_orders.push(PowerOrder {
