@@ -23,7 +23,7 @@ for n in $SIZES; do
         "$BIN" bench ingest --db "$DIR/run.db" --mails "$MAILS"
         cp "$base" "$DIR/run.db"
         echo "== deadlines games=$n due=$due run=$r"
-        /usr/bin/time -f "max_rss_kib %M" "$BIN" bench deadlines --db "$DIR/run.db"
+        /usr/bin/time -f "max_rss_kib %M" "$BIN" bench deadlines --db "$DIR/run.db" --threads 2
     done
     rm -f "$DIR/run.db" "$DIR/run.db-wal" "$DIR/run.db-shm"
 done

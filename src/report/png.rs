@@ -4,7 +4,7 @@
 //! enough). Without any font the picture is still drawn, without its text.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
@@ -90,26 +90,168 @@ pub fn has_fonts() -> bool {
 /// Renders `svg` to PNG bytes, scaled to `width` pixels wide (the SVG's own size
 /// if `None`).
 pub fn render(svg: &str, width: Option<u32>) -> Result<Vec<u8>, PngError> {
-    let options = usvg::Options {
+    let pixmap = match Layers::split(svg) {
+        Some(layers) => layers.draw(width)?,
+        None => draw_whole(svg, width)?,
+    };
+    encode_indexed(&pixmap)
+}
+
+fn options() -> usvg::Options<'static> {
+    usvg::Options {
         fontdb: fonts(),
         font_family: "DejaVu Sans".to_string(),
         ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| PngError::Svg(e.to_string()))?;
+    }
+}
+
+fn parse(svg: &str) -> Result<usvg::Tree, PngError> {
+    usvg::Tree::from_str(svg, &options()).map_err(|e| PngError::Svg(e.to_string()))
+}
+
+/// The canvas for `tree` at `width`, and the scale to draw at.
+fn canvas(tree: &usvg::Tree, width: Option<u32>) -> Result<(Pixmap, f32), PngError> {
     let size = tree.size();
     let scale = width.map_or(1.0, |w| w as f32 / size.width());
     let (w, h) = (
         (size.width() * scale).round() as u32,
         (size.height() * scale).round() as u32,
     );
-    let mut pixmap = Pixmap::new(w, h).ok_or(PngError::Empty)?;
+    Ok((Pixmap::new(w, h).ok_or(PngError::Empty)?, scale))
+}
+
+fn draw_whole(svg: &str, width: Option<u32>) -> Result<Pixmap, PngError> {
+    let tree = parse(svg)?;
+    let (mut pixmap, scale) = canvas(&tree, width)?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);
     resvg::render(
         &tree,
         Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    encode_indexed(&pixmap)
+    Ok(pixmap)
+}
+
+/// A board SVG cut at the markers of [`super::svg::FIXED_START`]: the root
+/// element with its definitions, then parts in drawing order, each fixed (the
+/// same on every board) or not.
+struct Layers<'a> {
+    head: &'a str,
+    parts: Vec<(bool, &'a str)>,
+}
+
+impl<'a> Layers<'a> {
+    fn split(svg: &'a str) -> Option<Layers<'a>> {
+        use super::svg::{FIXED_END, FIXED_START};
+        const DEFS_END: &str = "</defs>";
+        let head_end = svg.find(DEFS_END)? + DEFS_END.len();
+        let body_end = svg.rfind("</svg>")?;
+        if body_end < head_end || !svg[head_end..].contains(FIXED_START) {
+            return None;
+        }
+        let mut rest = &svg[head_end..body_end];
+        let mut parts = Vec::new();
+        while let Some(start) = rest.find(FIXED_START) {
+            parts.push((false, &rest[..start]));
+            let after = &rest[start + FIXED_START.len()..];
+            let end = after.find(FIXED_END)?;
+            parts.push((true, &after[..end]));
+            rest = &after[end + FIXED_END.len()..];
+        }
+        parts.push((false, rest));
+        parts.retain(|(_, text)| !text.trim().is_empty());
+        Some(Layers {
+            head: &svg[..head_end],
+            parts,
+        })
+    }
+
+    fn document(&self, part: &str) -> String {
+        let mut doc = String::with_capacity(self.head.len() + part.len() + 16);
+        doc.push_str(self.head);
+        doc.push('\n');
+        doc.push_str(part);
+        doc.push_str("</svg>\n");
+        doc
+    }
+
+    /// Draws the parts in order on white: the fixed ones from the cache
+    /// (drawn on a transparent layer the first time), the others in place.
+    /// Laying a layer over the canvas blends exactly as drawing its shapes
+    /// there would, so the picture is the one the whole SVG gives.
+    fn draw(&self, width: Option<u32>) -> Result<Pixmap, PngError> {
+        let frame = parse(&self.document(""))?;
+        let (mut pixmap, scale) = canvas(&frame, width)?;
+        pixmap.fill(resvg::tiny_skia::Color::WHITE);
+        let transform = Transform::from_scale(scale, scale);
+        for (fixed, part) in &self.parts {
+            let doc = self.document(part);
+            if *fixed {
+                let layer = fixed_layer(&doc, width, pixmap.width(), pixmap.height(), transform)?;
+                lay_over(&mut pixmap, &layer);
+            } else {
+                resvg::render(&parse(&doc)?, transform, &mut pixmap.as_mut());
+            }
+        }
+        Ok(pixmap)
+    }
+}
+
+/// Blends `layer` over `canvas` (both premultiplied RGBA of one size), as
+/// drawing its shapes there would. Done by hand: the general pixmap drawing
+/// goes through the floating-point pipeline and cost a quarter of a picture.
+fn lay_over(canvas: &mut Pixmap, layer: &Pixmap) {
+    for (d, s) in canvas
+        .data_mut()
+        .chunks_exact_mut(4)
+        .zip(layer.data().chunks_exact(4))
+    {
+        match s[3] {
+            0 => {}
+            255 => d.copy_from_slice(s),
+            a => {
+                let keep = u16::from(255 - a);
+                for i in 0..4 {
+                    let under = ((u16::from(d[i]) * keep + 127) / 255) as u8;
+                    d[i] = s[i].saturating_add(under);
+                }
+            }
+        }
+    }
+}
+
+/// Fixed parts already drawn, by document and width. A map has two; a few
+/// maps and widths fit.
+type LayerCache = Mutex<Vec<(String, Option<u32>, Arc<Pixmap>)>>;
+
+fn fixed_layer(
+    doc: &str,
+    width: Option<u32>,
+    w: u32,
+    h: u32,
+    transform: Transform,
+) -> Result<Arc<Pixmap>, PngError> {
+    static CACHE: OnceLock<LayerCache> = OnceLock::new();
+    const KEEP: usize = 16;
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let found = cache.lock().ok().and_then(|c| {
+        c.iter()
+            .find(|(d, wd, _)| d == doc && *wd == width)
+            .map(|(_, _, l)| l.clone())
+    });
+    if let Some(layer) = found {
+        return Ok(layer);
+    }
+    let mut layer = Pixmap::new(w, h).ok_or(PngError::Empty)?;
+    resvg::render(&parse(doc)?, transform, &mut layer.as_mut());
+    let layer = Arc::new(layer);
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= KEEP {
+            c.remove(0);
+        }
+        c.push((doc.to_string(), width, layer.clone()));
+    }
+    Ok(layer)
 }
 
 /// The picture is opaque (drawn on white) and mostly flat colour, so it is
@@ -201,4 +343,91 @@ fn nearest(palette: &[[u8; 3]], c: [u8; 3]) -> u8 {
         .min_by_key(|&i| distance(&palette[i]))
         .unwrap_or(0);
     best as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Countries, Position, Rules};
+    use crate::map::Map;
+    use crate::orders::PowerOrder;
+    use crate::report::{GameInfo, Layout, PhaseReport, Replay};
+
+    /// The opening with moves, supports and a bounce, so that arrows lie
+    /// between the two fixed parts.
+    fn board() -> String {
+        let map = Map::standard();
+        let before = Position::initial(map);
+        let lines = [
+            ("France", "A Par - Bur"),
+            ("France", "A Mar S A Par - Bur"),
+            ("Germany", "A Mun - Bur"),
+            ("England", "F Lon - Nth"),
+            ("Russia", "F Stp/sc - Bot"),
+        ];
+        let orders: Vec<PowerOrder> = lines
+            .iter()
+            .map(|(p, t)| PowerOrder {
+                power: map.power(p).expect("power"),
+                order: crate::grammar::parse_order_in(map, t, Some(before.phase.kind))
+                    .expect("order")
+                    .order,
+            })
+            .collect();
+        let report = PhaseReport::replay(
+            map,
+            &Rules::default(),
+            &Replay {
+                info: GameInfo {
+                    game: "layers".into(),
+                    judge: "LEGT".into(),
+                    variant: "Standard".into(),
+                    seq: 1,
+                },
+                allegiance: &Countries,
+                before: &before,
+                orders: &orders,
+                after: None,
+                deadline: None,
+                game_over: false,
+            },
+        );
+        crate::report::svg::render(map, Layout::standard(), &report)
+    }
+
+    #[test]
+    fn drawing_by_layers_gives_the_whole_picture() {
+        let svg = board();
+        let layers = Layers::split(&svg).expect("the board marks its fixed parts");
+        assert_eq!(layers.parts.iter().filter(|(fixed, _)| *fixed).count(), 2);
+        let whole = draw_whole(&svg, Some(600)).unwrap();
+        // Twice: once drawing the fixed parts, once from the cache.
+        for _ in 0..2 {
+            let layered = layers.draw(Some(600)).unwrap();
+            assert_eq!(
+                (layered.width(), layered.height()),
+                (whole.width(), whole.height())
+            );
+            let worst = whole
+                .data()
+                .iter()
+                .zip(layered.data())
+                .map(|(a, b)| a.abs_diff(*b))
+                .max()
+                .unwrap_or(0);
+            // A layer drawn on transparent and then blended rounds its
+            // premultiplied colours once more than drawing in place: a few
+            // levels where half-transparent halos overlap. A missing or
+            // misplaced part would differ by far more.
+            assert!(worst <= 6, "pixels differ by up to {worst}");
+        }
+    }
+
+    #[test]
+    fn a_picture_without_markers_is_drawn_whole() {
+        let svg = board().replace(crate::report::svg::FIXED_START, "");
+        assert!(Layers::split(&svg).is_none());
+        let png = render(&svg, Some(300)).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    }
 }

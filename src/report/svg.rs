@@ -39,16 +39,23 @@ pub fn power_colour(map: &Map, power: Power) -> &'static str {
 /// recipient's view).
 pub fn render(map: &Map, layout: &Layout, report: &PhaseReport) -> String {
     let mut svg = Svg::new(layout);
-    svg.provinces(map, layout);
+    svg.fixed(|svg| svg.provinces(map, layout));
     svg.centers(map, layout, report);
     svg.orders(map, layout, report);
-    svg.labels(map, layout);
+    svg.fixed(|svg| svg.labels(map, layout));
     svg.units(map, layout, report);
     svg.dislodged(map, layout, report);
     svg.title(report);
     svg.legend(map, report);
     svg.finish()
 }
+
+/// Marks the start of a part drawn the same on every board of a map (the
+/// land, sea, borders and names): the PNG renderer draws such a part once per
+/// process and reuses it.
+pub const FIXED_START: &str = "<!-- fixed -->\n";
+/// Marks the end of a part begun with [`FIXED_START`].
+pub const FIXED_END: &str = "<!-- /fixed -->\n";
 
 struct Svg {
     out: String,
@@ -70,6 +77,13 @@ impl Svg {
              </defs>\n",
         );
         Svg { out }
+    }
+
+    /// Writes a part that depends only on the map, between the markers.
+    fn fixed(&mut self, draw: impl FnOnce(&mut Svg)) {
+        self.out.push_str(FIXED_START);
+        draw(self);
+        self.out.push_str(FIXED_END);
     }
 
     fn finish(mut self) -> String {
