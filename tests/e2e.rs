@@ -18,7 +18,7 @@ use legate::game::{Engine, EngineConfig};
 use legate::mail::RenderedMail;
 use legate::mail::inbound::{ImapInbound, InboundError, InboundMail};
 use legate::mail::outbound::SmtpOutbound;
-use mail_parser::{Message, MessageParser};
+use mail_parser::{Message, MessageParser, MimeHeaders};
 use tokio::time::Instant;
 
 const JUDGE: &str = "judge@judge.test";
@@ -615,6 +615,20 @@ async fn a_short_game_by_mail() {
     fs::create_dir_all(&artifacts).expect("artifacts dir");
     fs::write(artifacts.join("e2e-sample-mails.txt"), &sample).expect("write sample");
     println!("{sample}");
+
+    // The results mail carries the board after the phase, as PNG and SVG.
+    let msg = parsed(&results);
+    let file = |ext: &str| {
+        msg.attachments()
+            .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(ext)))
+            .map(|p| p.contents().to_vec())
+    };
+    let png = file(".png").expect("a PNG attached to the results");
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    assert!(png.len() < 300 * 1024, "{} bytes", png.len());
+    let svg = file(".svg").expect("an SVG attached to the results");
+    assert!(String::from_utf8_lossy(&svg).contains("<svg"));
+    fs::write(artifacts.join("e2e-results-board.png"), &png).expect("write board");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,9 +5,9 @@ use std::process::Command;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use legate::store::{
-    Game, GameId, GameStatus, InboundInsert, InboundStatus, LATEST_VERSION, NewEvent, NewGame,
-    NewMembership, NewOrder, NewOutbox, NewPhase, NewPress, OutboxId, OutboxStatus, Role, Store,
-    StoreError, Tx, Vote, hash_password, verify_password,
+    Game, GameId, GameStatus, InboundInsert, InboundStatus, LATEST_VERSION, NewAttachment,
+    NewEvent, NewGame, NewMembership, NewOrder, NewOutbox, NewPhase, NewPress, OutboxId,
+    OutboxStatus, Role, Store, StoreError, Tx, Vote, hash_password, verify_password,
 };
 
 fn t(secs: i64) -> DateTime<Utc> {
@@ -380,6 +380,99 @@ fn sent_outbox_rows_are_final() {
     assert!(conn.execute("DELETE FROM outbox", []).is_err());
     let unchanged = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
     assert_eq!(unchanged, sent);
+}
+
+#[test]
+fn outbox_attachments_round_trip_in_order_and_freeze_with_the_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    let png = [0x89u8, b'P', b'N', b'G', 0, 1, 2, 255];
+    let (with, without) = store
+        .transaction(|tx| {
+            let with = queue(tx, "results", t(0))?;
+            let without = queue(tx, "notice", t(0))?;
+            for (name, kind, bytes) in [
+                ("game-S1901M.png", "image/png", &png[..]),
+                ("game-S1901M.svg", "image/svg+xml", b"<svg/>".as_slice()),
+            ] {
+                let file = NewAttachment {
+                    filename: name,
+                    content_type: kind,
+                    bytes,
+                };
+                tx.add_outbox_attachment(with, &file)?;
+            }
+            Ok::<_, StoreError>((with, without))
+        })
+        .unwrap();
+    let read = store.transaction(|tx| tx.outbox(with)).unwrap().unwrap();
+    let names: Vec<_> = read
+        .attachments
+        .iter()
+        .map(|a| a.filename.as_str())
+        .collect();
+    assert_eq!(names, ["game-S1901M.png", "game-S1901M.svg"]);
+    assert_eq!(read.attachments[0].content_type, "image/png");
+    assert_eq!(read.attachments[0].bytes, png);
+    assert_eq!(read.attachments[1].bytes, b"<svg/>");
+    let queued = store.transaction(|tx| tx.queued_outbox(t(0), 10)).unwrap();
+    let counts: Vec<_> = queued.iter().map(|m| (m.id, m.attachments.len())).collect();
+    assert_eq!(counts, [(with, 2), (without, 0)]);
+
+    // Once the bytes are composed, the files are part of them: no more may be added.
+    let late = NewAttachment {
+        filename: "late.txt",
+        content_type: "text/plain",
+        bytes: b"late",
+    };
+    store
+        .transaction(|tx| tx.set_outbox_message(with, b"From: judge\r\n\r\nhello"))
+        .unwrap();
+    let refused = store.transaction(|tx| tx.add_outbox_attachment(with, &late));
+    assert!(refused.is_err(), "{refused:?}");
+    store.transaction(|tx| tx.mark_sent(with, t(5))).unwrap();
+
+    let conn = raw(&path);
+    let err = conn
+        .execute("UPDATE outbox_attachments SET bytes = x'00'", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot be changed"), "{err}");
+    let err = conn
+        .execute("DELETE FROM outbox_attachments", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot be changed"), "{err}");
+    let unchanged = store.transaction(|tx| tx.outbox(with)).unwrap().unwrap();
+    assert_eq!(unchanged.attachments, read.attachments);
+}
+
+#[test]
+fn version_two_file_gains_outbox_attachments_and_keeps_its_mail() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    let id = store.transaction(|tx| queue(tx, "old", t(0))).unwrap();
+    drop(store);
+    // Roll the file back to version 2, as an older program left it.
+    let conn = raw(&path);
+    conn.execute_batch("DROP TABLE outbox_attachments; PRAGMA user_version = 2;")
+        .unwrap();
+    drop(conn);
+
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(LATEST_VERSION, 3);
+    assert_eq!(store.schema_version().unwrap(), 3);
+    let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
+    assert_eq!(mail.subject, "old");
+    assert!(mail.attachments.is_empty());
+    let file = NewAttachment {
+        filename: "a.svg",
+        content_type: "image/svg+xml",
+        bytes: b"<svg/>",
+    };
+    store
+        .transaction(|tx| tx.add_outbox_attachment(id, &file))
+        .unwrap();
 }
 
 #[test]

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::mail::compose::{OutgoingMail, RenderedMail, render};
 use crate::mail::outbound::{Outbound, SendError, retry_delay};
 use crate::mail::subject::original_subject;
-use crate::mail::{IngestOptions, ingest};
+use crate::mail::{Attachment, IngestOptions, ingest};
 use crate::store::{OutboxMail, Store, StoreError, Tx};
 
 /// Entries read from the store at a time.
@@ -133,8 +133,9 @@ fn fix_bytes(
     })
 }
 
-/// The mail for an entry: from the judge, threaded under the mail it answers,
-/// with the subject `Re: <tag> <original subject>` for answers.
+/// The mail for an entry: from the judge, with the entry's files attached,
+/// threaded under the mail it answers, with the subject
+/// `Re: <tag> <original subject>` for answers.
 pub fn compose(
     tx: &Tx<'_>,
     settings: &DeliverySettings,
@@ -151,6 +152,15 @@ pub fn compose(
     );
     mail.from_name = Some(settings.judge_name.clone());
     mail.date = Some(now);
+    mail.attachments = entry
+        .attachments
+        .iter()
+        .map(|a| Attachment {
+            filename: Some(a.filename.clone()),
+            content_type: a.content_type.clone(),
+            data: a.bytes.clone(),
+        })
+        .collect();
     let original = match entry.in_reply_to {
         Some(id) => tx.inbound(id)?,
         None => None,

@@ -285,10 +285,12 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let subj = format!("{judge}:{} - {} results", state.name, done.phase);
     // Each reader gets the report as their part in the game lets them see it,
     // with times in their own zone.
+    let mut pictures = super::pictures::Pictures::new(map, &report, &state.name, &done.phase);
     for to in state.audience() {
         let who = results::recipient(map, &state, &to, work.zone_of(&to));
         let body = results::text_for(map, &report, &who);
         work.send(&to, subj.clone(), body, Some(id), false);
+        work.attach(pictures.for_reader(&who));
     }
     work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
     if finished {

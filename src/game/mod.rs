@@ -18,6 +18,7 @@ pub mod help;
 pub mod lots;
 pub mod model;
 pub mod orders_check;
+pub mod pictures;
 pub mod process;
 pub mod request;
 pub mod results;

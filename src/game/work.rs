@@ -10,7 +10,8 @@ use super::clock;
 use super::lots::LotSecret;
 use super::model::{GameState, Role, Status};
 use crate::store::{
-    Game, GameId, GameStatus, InboundId, NewEvent, NewMembership, NewOutbox, Role as StoreRole, Tx,
+    Game, GameId, GameStatus, InboundId, NewAttachment, NewEvent, NewMembership, NewOutbox,
+    OutboxAttachment, Role as StoreRole, Tx,
 };
 
 /// A mail to queue: plain parts; the mail layer renders and threads it.
@@ -21,6 +22,8 @@ pub struct Outgoing {
     pub body: String,
     pub in_reply_to: Option<InboundId>,
     pub game: Option<GameId>,
+    /// Files sent along (the board picture of a results mail).
+    pub attachments: Vec<OutboxAttachment>,
 }
 
 /// A game as loaded for this transaction.
@@ -158,7 +161,15 @@ impl<'t, 'c> Work<'t, 'c> {
             body,
             in_reply_to: if reply { self.inbound } else { None },
             game,
+            attachments: Vec::new(),
         });
+    }
+
+    /// Sends `files` along with the mail queued last.
+    pub fn attach(&mut self, files: Vec<OutboxAttachment>) {
+        if let Some(m) = self.outgoing.last_mut() {
+            m.attachments.extend(files);
+        }
     }
 
     pub fn event(
@@ -214,7 +225,7 @@ impl<'t, 'c> Work<'t, 'c> {
         }
         for m in std::mem::take(&mut self.outgoing) {
             let recipients = [m.to.clone()];
-            self.tx.queue_outbox(
+            let id = self.tx.queue_outbox(
                 &NewOutbox {
                     recipients: &recipients,
                     subject: &m.subject,
@@ -226,6 +237,14 @@ impl<'t, 'c> Work<'t, 'c> {
                 },
                 self.now,
             )?;
+            for f in &m.attachments {
+                let file = NewAttachment {
+                    filename: &f.filename,
+                    content_type: &f.content_type,
+                    bytes: &f.bytes,
+                };
+                self.tx.add_outbox_attachment(id, &file)?;
+            }
         }
         Ok(())
     }

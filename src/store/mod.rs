@@ -39,7 +39,7 @@ pub use events::{Event, NewEvent};
 pub use games::{Game, GameStatus, Membership, NewGame, NewMembership, Role};
 pub use inbound::{InboundInsert, InboundMail, InboundStatus, synthetic_message_id};
 pub use orders::{NewOrder, OrderRecord};
-pub use outbox::{NewOutbox, OutboxMail, OutboxStatus};
+pub use outbox::{NewAttachment, NewOutbox, OutboxAttachment, OutboxMail, OutboxStatus};
 pub use password::{hash_password, verify_password};
 pub use phases::{NewPhase, PhaseRecord};
 pub use press::{NewPress, Press};

@@ -41,6 +41,23 @@ pub struct NewOutbox<'a> {
     pub game: Option<GameId>,
 }
 
+/// A file to send along with a queued mail.
+#[derive(Clone, Copy, Debug)]
+pub struct NewAttachment<'a> {
+    pub filename: &'a str,
+    /// `type/subtype`, e.g. `image/png`.
+    pub content_type: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// A file sent along with an outbox mail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxAttachment {
+    pub filename: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxMail {
     pub id: OutboxId,
@@ -60,6 +77,8 @@ pub struct OutboxMail {
     pub game: Option<GameId>,
     pub created_at: DateTime<Utc>,
     pub sent_at: Option<DateTime<Utc>>,
+    /// Files sent along, in the order they were attached.
+    pub attachments: Vec<OutboxAttachment>,
 }
 
 const COLUMNS: &str = "id, recipients, subject, headers, body, message, status, attempts, \
@@ -88,6 +107,7 @@ fn from_row(r: &Row<'_>) -> Result<OutboxMail, StoreError> {
         game: r.get::<_, Option<i64>>(11)?.map(GameId),
         created_at: from_secs("outbox.created_at", r.get(12)?)?,
         sent_at: from_opt_secs("outbox.sent_at", r.get(13)?)?,
+        attachments: Vec::new(),
     })
 }
 
@@ -127,7 +147,52 @@ impl Tx<'_> {
 
     pub fn outbox(&self, id: OutboxId) -> Result<Option<OutboxMail>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM outbox WHERE id = ?1");
-        self.query_opt(&sql, [id.0], from_row)
+        let mail = self.query_opt(&sql, [id.0], from_row)?;
+        mail.map(|m| self.with_attachments(m)).transpose()
+    }
+
+    /// Attaches a file to a queued mail whose bytes are not fixed yet; it goes
+    /// after those attached before.
+    pub fn add_outbox_attachment(
+        &self,
+        id: OutboxId,
+        file: &NewAttachment<'_>,
+    ) -> Result<(), StoreError> {
+        self.insert(
+            "INSERT INTO outbox_attachments (outbox_id, position, filename, content_type, bytes)
+             VALUES (?1, (SELECT COUNT(*) FROM outbox_attachments WHERE outbox_id = ?1),
+                     ?2, ?3, ?4)",
+            params![id.0, file.filename, file.content_type, file.bytes],
+        )
+        .map(|_| ())
+    }
+
+    /// The files of an outbox mail, in the order they were attached.
+    pub fn outbox_attachments(&self, id: OutboxId) -> Result<Vec<OutboxAttachment>, StoreError> {
+        self.query_all(
+            "SELECT filename, content_type, bytes FROM outbox_attachments
+             WHERE outbox_id = ?1 ORDER BY position",
+            [id.0],
+            |r| {
+                Ok(OutboxAttachment {
+                    filename: r.get(0)?,
+                    content_type: r.get(1)?,
+                    bytes: r.get(2)?,
+                })
+            },
+        )
+    }
+
+    fn with_attachments(&self, mut mail: OutboxMail) -> Result<OutboxMail, StoreError> {
+        mail.attachments = self.outbox_attachments(mail.id)?;
+        Ok(mail)
+    }
+
+    fn all_with_attachments(&self, mails: Vec<OutboxMail>) -> Result<Vec<OutboxMail>, StoreError> {
+        mails
+            .into_iter()
+            .map(|m| self.with_attachments(m))
+            .collect()
     }
 
     /// Up to `limit` queued mails due at `now`, earliest due first, then in
@@ -141,7 +206,8 @@ impl Tx<'_> {
             "SELECT {COLUMNS} FROM outbox WHERE status = 'queued' AND next_attempt_at <= ?1
              ORDER BY next_attempt_at, id LIMIT ?2"
         );
-        self.query_all(&sql, params![to_secs(now), limit_param(limit)], from_row)
+        let mails = self.query_all(&sql, params![to_secs(now), limit_param(limit)], from_row)?;
+        self.all_with_attachments(mails)
     }
 
     /// When the next queued mail is due, for the sender's alarm.
@@ -157,7 +223,8 @@ impl Tx<'_> {
     /// Every mail queued in answer to one received mail, in queueing order.
     pub fn outbox_replies_to(&self, inbound: InboundId) -> Result<Vec<OutboxMail>, StoreError> {
         let sql = format!("SELECT {COLUMNS} FROM outbox WHERE in_reply_to = ?1 ORDER BY id");
-        self.query_all(&sql, [inbound.0], from_row)
+        let mails = self.query_all(&sql, [inbound.0], from_row)?;
+        self.all_with_attachments(mails)
     }
 
     /// When mail to `address` (ignoring case, any status) was queued at or

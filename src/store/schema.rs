@@ -11,6 +11,7 @@ use super::StoreError;
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_initial.sql")),
     (2, include_str!("migrations/0002_mail_by_address.sql")),
+    (3, include_str!("migrations/0003_outbox_attachments.sql")),
 ];
 
 /// The schema version this program writes.
