@@ -610,7 +610,7 @@ fn format_variants_read_the_same() {
 #[test]
 fn the_standard_board_itself_breaks_rules_2_4_and_2_5() {
     // Why every design must differ from the standard board: Portugal borders
-    // one land space, the Black Sea no sea (see docs/rulings/twilight.md).
+    // one land space, the Black Sea no sea (see docs/rulings.md#twilight).
     let map = Map::standard();
     let por = std_loc("por").province;
     let land = |p| matches!(map.terrain(p), Terrain::Inland | Terrain::Coastal);

@@ -15,7 +15,7 @@
 //! - `state`: all of the above together, and the GM acts applied to all of it.
 //!
 //! Every act that changes the tournament returns the text to publish (or to send
-//! privately), so the engine only routes mail. Rulings: `docs/rulings/agora.md`.
+//! privately), so the engine only routes mail. Rulings: `docs/rulings.md#agora`.
 
 pub mod assistants;
 pub mod civil_disorder;

@@ -91,7 +91,7 @@ pub struct Holding<'a> {
 
 /// The most units of a country one player may command. The half limit never
 /// goes below one unit: a country of one unit must still have a commander
-/// (ruling GTD-9D in docs/rulings/gtd.md).
+/// (ruling GTD-9D in docs/rulings.md#gtd).
 pub fn allowed(is_head: bool, total: u32, at_winter_start: u32) -> (u32, Limit) {
     let mut best = ((total / 2).max(1), Limit::Half);
     if 5 < best.0 {

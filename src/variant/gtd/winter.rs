@@ -88,7 +88,7 @@ impl WinterStart {
 /// Rule 12 (B)-(C): how many commands a head of government may change in a
 /// purge. More than six and less than eleven units: three; eleven or more: five
 /// (the text's "more than eleven" leaves eleven out; ruling GTD-12 in
-/// docs/rulings/gtd.md); six or fewer: none.
+/// docs/rulings.md#gtd); six or fewer: none.
 pub fn purge_allowance(size: u32) -> u32 {
     match size {
         0..=6 => 0,

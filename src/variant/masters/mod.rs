@@ -14,7 +14,7 @@
 //! - `adjustment`: the adjustment phase with all six rules, resolved in a
 //!   documented sequence, each outcome with its reason.
 //!
-//! Nothing is decided by lot: every tie has a stated rule (`docs/rulings/masters.md`).
+//! Nothing is decided by lot: every tie has a stated rule (`docs/rulings.md#masters`).
 
 pub mod adjustment;
 pub mod aid;

@@ -1,7 +1,7 @@
 //! Which of the six Masters Rules a game plays with (`masters=MR1,MR2,...`).
 //!
 //! The rules "may be used singly or in combination", so each is a separate
-//! switch; none is refused for want of another (see `docs/rulings/masters.md`).
+//! switch; none is refused for want of another (see `docs/rulings.md#masters`).
 
 use std::fmt;
 use std::str::FromStr;

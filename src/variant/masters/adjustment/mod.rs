@@ -1,5 +1,5 @@
 //! A Masters adjustment phase, all six rules together, resolved in this sequence
-//! so each outcome can be explained (see `docs/rulings/masters.md`):
+//! so each outcome can be explained (see `docs/rulings.md#masters`):
 //!
 //! 0. Identity: a rebel that owns a center takes it as home (MR3 e).
 //! 1. Counts: every power's balance, centers minus units, fixed before anything is
