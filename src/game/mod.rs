@@ -23,6 +23,7 @@ pub mod process;
 pub mod request;
 pub mod results;
 pub mod session;
+pub mod variants;
 pub mod work;
 
 pub use engine::{Applied, Engine, EngineConfig};

@@ -1,0 +1,1 @@
+//! The engine side of the `agora` variant (rules in `crate::variant::agora`).

@@ -1,0 +1,1 @@
+//! The engine side of the `gtd` variant (rules in `crate::variant::gtd`).

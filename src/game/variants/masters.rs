@@ -1,0 +1,1 @@
+//! The engine side of the `masters` variant (rules in `crate::variant::masters`).

@@ -1,0 +1,1 @@
+//! The engine side of the `twilight` variant (rules in `crate::variant::twilight`).
