@@ -8,6 +8,7 @@ mod adjustment;
 mod allegiance;
 mod bits;
 mod geometry;
+mod maps;
 mod movement;
 mod position;
 mod reason;
@@ -19,6 +20,7 @@ mod transition;
 mod testing;
 
 pub use allegiance::{Allegiance, Countries};
+pub use maps::OrderMaps;
 pub use position::{Dislodged, Position, Unit};
 pub use reason::{Reason, Resolution, Verdict};
 pub use retreat::{retreat_options, retreat_options_with};
@@ -51,9 +53,33 @@ pub fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
+    adjudicate_with(map, None, rules, allegiance, position, orders)
+}
+
+/// [`adjudicate`] where each order may name the map its reach is checked on
+/// (see [`OrderMaps`]); `map` is the game's map for everything else.
+pub fn adjudicate_on(
+    map: &Map,
+    maps: &OrderMaps<'_>,
+    rules: &Rules,
+    allegiance: &dyn Allegiance,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> Adjudication {
+    adjudicate_with(map, Some(maps), rules, allegiance, position, orders)
+}
+
+fn adjudicate_with(
+    map: &Map,
+    maps: Option<&OrderMaps<'_>>,
+    rules: &Rules,
+    allegiance: &dyn Allegiance,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> Adjudication {
     match position.phase.kind {
-        PhaseKind::Movement => movement::adjudicate(map, rules, allegiance, position, orders),
-        PhaseKind::Retreat => retreat::adjudicate(map, rules, allegiance, position, orders),
+        PhaseKind::Movement => movement::adjudicate(map, maps, rules, allegiance, position, orders),
+        PhaseKind::Retreat => retreat::adjudicate(map, maps, rules, allegiance, position, orders),
         PhaseKind::Adjustment => adjustment::adjudicate(map, rules, allegiance, position, orders),
     }
 }

@@ -1,5 +1,6 @@
 //! The retreat phase: dislodged units retreat or are disbanded.
 
+use super::maps::{OrderMaps, pick};
 use super::{
     Adjudication, Allegiance, Dislodged, Position, Reason, Resolution, Rules, Verdict, transition,
 };
@@ -76,6 +77,7 @@ fn open_provinces(map: &Map, rules: &Rules, d: &Dislodged, closed: ProvinceSet) 
 
 pub(super) fn adjudicate(
     map: &Map,
+    maps: Option<&OrderMaps<'_>>,
     rules: &Rules,
     allegiance: &dyn Allegiance,
     position: &Position,
@@ -86,7 +88,7 @@ pub(super) fn adjudicate(
     let mut chosen: Vec<Option<(usize, Option<Location>)>> = vec![None; n];
     let mut resolutions: Vec<Resolution> = Vec::with_capacity(orders.len() + n);
     for (i, po) in orders.iter().enumerate() {
-        let (verdict, reason, target) = check(map, rules, allegiance, position, po);
+        let (verdict, reason, target) = check(pick(maps, map, i), rules, allegiance, position, po);
         resolutions.push(Resolution {
             power: po.power,
             order: po.order,

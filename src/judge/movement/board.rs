@@ -4,6 +4,7 @@
 use super::legality::{self, Act, Checked};
 use crate::judge::bits;
 use crate::judge::geometry;
+use crate::judge::maps::{OrderMaps, pick};
 use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason, Rules, Unit};
 use crate::map::{Location, Map, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, PowerOrder};
@@ -123,6 +124,7 @@ impl Board {
     pub fn assign(
         &mut self,
         map: &Map,
+        maps: Option<&OrderMaps<'_>>,
         rules: &Rules,
         allegiance: &dyn Allegiance,
         orders: &[PowerOrder],
@@ -136,7 +138,7 @@ impl Board {
         }
         let mut conflicted = ProvinceSet::EMPTY;
         for (i, po) in orders.iter().enumerate() {
-            let checked = legality::check(map, rules, allegiance, self, po);
+            let checked = legality::check(pick(maps, map, i), map, rules, allegiance, self, po);
             let (p, c) = match checked {
                 Ok(pc) => pc,
                 Err(reason) => {
@@ -170,7 +172,7 @@ impl Board {
             slot.act = Act::Hold;
             slot.order = NO_ORDER;
         }
-        self.match_orders(map, rules, allegiance, convoys, status);
+        self.match_orders(map, maps, rules, allegiance, convoys, status);
     }
 
     /// Supports and convoys count only if the supported unit does what they say;
@@ -178,6 +180,7 @@ impl Board {
     fn match_orders(
         &mut self,
         map: &Map,
+        maps: Option<&OrderMaps<'_>>,
         rules: &Rules,
         allegiance: &dyn Allegiance,
         convoys: bool,
@@ -198,6 +201,8 @@ impl Board {
                 continue;
             }
             let to = s.to.province;
+            // The army's route is judged on the map its order names.
+            let map = pick(maps, map, s.order as usize);
             let fleets = lookup(&convoying, p);
             let chain = if fleets.is_empty() {
                 ProvinceSet::EMPTY

@@ -37,8 +37,12 @@ impl Checked {
 }
 
 /// The ordered unit's province and the checked order, or why it is void.
+/// `map` is the map the order's reach is checked on; `game` the game's map,
+/// on which a supported move need only be possible (they differ only when the
+/// order names its own map, see `judge::maps`).
 pub(crate) fn check(
     map: &Map,
+    game: &Map,
     rules: &Rules,
     allegiance: &dyn Allegiance,
     board: &Board,
@@ -70,7 +74,7 @@ pub(crate) fn check(
             Checked::new(Act::SupportHold, Location::from(s), s)
         }
         Order::SupportMove { supported, to, .. } => {
-            let to = support_target(map, board, &unit, supported, to)?;
+            let to = support_target(map, game, board, &unit, supported, to)?;
             Checked::new(Act::SupportMove, to, supported.location.province)
         }
         Order::Convoy { army, to, .. } => {
@@ -206,6 +210,7 @@ fn fleet_destination(
 /// supported unit must be able to make the move (by land or convoy).
 fn support_target(
     map: &Map,
+    game: &Map,
     board: &Board,
     unit: &Unit,
     supported: UnitSpec,
@@ -229,10 +234,10 @@ fn support_target(
     }
     let can = match target.kind {
         UnitKind::Army => {
-            map.terrain(dest) != Terrain::Sea
-                && (map.army_adjacent(s, dest) || convoyable(map, board, s, dest, Some(here)))
+            game.terrain(dest) != Terrain::Sea
+                && (game.army_adjacent(s, dest) || convoyable(game, board, s, dest, Some(here)))
         }
-        UnitKind::Fleet => map.reaches(UnitKind::Fleet, target.location, dest),
+        UnitKind::Fleet => game.reaches(UnitKind::Fleet, target.location, dest),
     };
     if !can {
         return Err(Reason::SupportedMoveImpossible { to: dest });

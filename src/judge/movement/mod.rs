@@ -8,12 +8,13 @@ mod resolver;
 #[cfg(test)]
 mod tests;
 
-use super::{Adjudication, Allegiance, Position, Rules};
+use super::{Adjudication, Allegiance, OrderMaps, Position, Rules};
 use crate::map::Map;
 use crate::orders::PowerOrder;
 
 pub(super) fn adjudicate(
     map: &Map,
+    maps: Option<&OrderMaps<'_>>,
     rules: &Rules,
     allegiance: &dyn Allegiance,
     position: &Position,
@@ -30,7 +31,7 @@ pub(super) fn adjudicate(
         heap.resize(orders.len(), None);
         &mut heap
     };
-    board.assign(map, rules, allegiance, orders, status);
+    board.assign(map, maps, rules, allegiance, orders, status);
     let mut resolver = resolver::Resolver::new(map, rules, allegiance, &board);
     resolver.run();
     outcome::build(&mut resolver, position, orders, status)
