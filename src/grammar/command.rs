@@ -225,6 +225,9 @@ pub enum Command {
     SetPartial(bool),
     /// `SET VARIANT name` (lower case)
     SetVariant(String),
+    /// `SET MASTERS MR1,MR2 ...` (upper case, comma-separated as written): the
+    /// Masters Rules a forming game plays (`ALL`, `NONE` or a list).
+    SetMasters(String),
     /// `SET RULES 2023|2000|1971`
     SetRules(RulesEdition),
     /// `PROMOTE address`: make an observer or player a Master.
@@ -242,10 +245,46 @@ pub enum Command {
         proposal: u32,
         in_favour: bool,
     },
+    /// `ASSISTANT <address> [ORDERS] [what they do]`
     Assistant {
         address: String,
         orders: bool,
+        role: String,
     },
+    /// Agora: `ENTER ?game password`: enter the tournament (section 1).
+    Enter {
+        game: String,
+        password: String,
+    },
+    /// Agora: `GET REGULATIONS [version]`.
+    GetRegulations(Option<u32>),
+    /// Agora Gamemaster: `REMOVE CONTESTANT <address>`.
+    RemoveContestant(String),
+    /// Agora Gamemaster: `ADD CONTESTANT <address> <password> CONSENTED`.
+    AddContestant {
+        address: String,
+        password: String,
+        consented: bool,
+    },
+    /// Agora Gamemaster: `SUBSTITUTE <address> BY <address> <password>`.
+    Substitute {
+        from: String,
+        to: String,
+        password: String,
+    },
+    /// Agora Gamemaster: `AMEND REGULATIONS` ... `ENDREGULATIONS`, the whole new text.
+    AmendRegulations(String),
+    /// Agora Gamemaster: `END TOURNAMENT` ... `ENDREGULATIONS`, the replacing text.
+    EndTournament(String),
+    /// Agora Gamemaster: `EFFECT PROPOSAL <n> <what was done>`.
+    ProposalEffect {
+        proposal: u32,
+        text: String,
+    },
+    /// Agora Gamemaster: `DECLARE DRAW` (section 9).
+    DeclareDraw,
+    /// Agora Gamemaster: `SET WINNERS <address> [, <address> ...]` (section 3).
+    SetWinners(Vec<String>),
 }
 
 /// Which block a command opens; the body reader collects its lines.
@@ -255,6 +294,7 @@ pub(crate) enum Block {
     Register,
     Map,
     Propose,
+    Regulations,
 }
 
 impl Block {
@@ -265,6 +305,7 @@ impl Block {
             Block::Register => &["end", "endregister"],
             Block::Map => &["endmap"],
             Block::Propose => &["endproposal", "endpropose"],
+            Block::Regulations => &["endregulations", "endamend"],
         }
     }
 }
@@ -279,6 +320,9 @@ impl Command {
             Command::Register(_) => Some(Block::Register),
             Command::MapBlock(_) => Some(Block::Map),
             Command::Propose(_) => Some(Block::Propose),
+            Command::AmendRegulations(_) | Command::EndTournament(_) => {
+                Some(Block::Regulations)
+            }
             _ => None,
         }
     }
@@ -291,7 +335,9 @@ impl Command {
             | Command::Broadcast { text: t }
             | Command::Diary(DiaryAction::Record(t))
             | Command::MapBlock(t)
-            | Command::Propose(t) => *t = text,
+            | Command::Propose(t)
+            | Command::AmendRegulations(t)
+            | Command::EndTournament(t) => *t = text,
             Command::Register(fields) => {
                 *fields = lines
                     .iter()
@@ -346,6 +392,14 @@ pub(crate) const COMMAND_WORDS: &[&str] = &[
     "withdraw",
     "vote",
     "assistant",
+    "enter",
+    "remove",
+    "add",
+    "substitute",
+    "amend",
+    "end",
+    "effect",
+    "declare",
     "nowait",
     "wait",
 ];
@@ -375,7 +429,9 @@ const SET_WORDS: &[&str] = &[
     "press",
     "partial",
     "variant",
+    "masters",
     "rules",
+    "winners",
 ];
 
 /// Is this word the start of a command?
@@ -422,6 +478,14 @@ pub(crate) fn is_command_word(w: &str) -> bool {
             | "withdraw"
             | "vote"
             | "assistant"
+            | "enter"
+            | "remove"
+            | "add"
+            | "substitute"
+            | "amend"
+            | "end"
+            | "effect"
+            | "declare"
             | "nowait"
             | "wait"
             | "endpress"
@@ -429,6 +493,7 @@ pub(crate) fn is_command_word(w: &str) -> bool {
             | "endbroadcast"
             | "endmap"
             | "endproposal"
+            | "endregulations"
     )
 }
 
@@ -494,6 +559,9 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         } else {
             Some(rest_text(cur, "a topic")?)
         }),
+        "get" if cur.eat_word(&["regulations", "regulation"]) => {
+            Command::GetRegulations(opt_number(cur, "a version number")?)
+        }
         "get" => Command::Get(rest_text(cur, "a topic")?),
         "version" => Command::Version,
         "press" => press(ctx, cur)?,
@@ -548,12 +616,36 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         }
         "assistant" => {
             let address = raw(cur, "an address")?;
+            let orders = cur.eat_word(&["orders"]);
+            let role = if cur.at_end() {
+                String::new()
+            } else {
+                rest_text(cur, "what the assistant does")?
+            };
             Command::Assistant {
                 address,
-                orders: cur.eat_word(&["orders"]),
+                orders,
+                role,
             }
         }
-        "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal" => {
+        "enter" => {
+            let field = raw(cur, "?game")?;
+            Command::Enter {
+                game: field.strip_prefix('?').unwrap_or(&field).to_string(),
+                password: raw(cur, "a password")?,
+            }
+        }
+        "remove" | "add" | "substitute" | "amend" | "end" | "effect" | "declare" => {
+            match agora_gm(first, cur)? {
+                Some(c) => c,
+                // `REMOVE A Mun` is an order; `END` closes a REGISTER block.
+                None => {
+                    cur.pos -= 1;
+                    return Ok(None);
+                }
+            }
+        }
+        "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal" | "endregulations" => {
             return Err(GrammarError::new(
                 ErrorKind::Block,
                 Some(1),
@@ -572,6 +664,59 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         ));
     }
     Ok(Some(c))
+}
+
+/// An optional number at the cursor (nothing left on the line: `None`).
+fn opt_number(cur: &mut Cursor, what: &str) -> Result<Option<u32>, GrammarError> {
+    if cur.at_end() {
+        Ok(None)
+    } else {
+        number(cur, what).map(Some)
+    }
+}
+
+/// The Agora Gamemaster's acts; `None` when the line is not one of them (the
+/// first word is already read).
+fn agora_gm(first: &str, cur: &mut Cursor) -> Result<Option<Command>, GrammarError> {
+    Ok(Some(match first {
+        "remove" if cur.eat_word(&["contestant"]) => {
+            Command::RemoveContestant(raw(cur, "an address")?)
+        }
+        "add" if cur.eat_word(&["contestant"]) => Command::AddContestant {
+            address: raw(cur, "an address")?,
+            password: raw(cur, "a password for the new contestant")?,
+            consented: cur.eat_word(&["consented", "consenting"]),
+        },
+        "substitute" => {
+            let from = raw(cur, "the address of the contestant replaced")?;
+            if !cur.eat_word(&["by", "with"]) {
+                return Err(cur.expected("BY"));
+            }
+            Command::Substitute {
+                from,
+                to: raw(cur, "the address of the new contestant")?,
+                password: raw(cur, "a password for the new contestant")?,
+            }
+        }
+        "amend" if cur.eat_word(&["regulations", "regulation"]) => {
+            Command::AmendRegulations(String::new())
+        }
+        "end" if cur.eat_word(&["tournament"]) => Command::EndTournament(String::new()),
+        "effect" => {
+            cur.eat_word(&["proposal"]);
+            Command::ProposalEffect {
+                proposal: number(cur, "a proposal number")?,
+                text: rest_text(cur, "what was done")?,
+            }
+        }
+        "declare" => {
+            if !cur.eat_word(&["draw"]) {
+                return Err(cur.expected("DRAW"));
+            }
+            Command::DeclareDraw
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// The rest of the line as written.
@@ -932,7 +1077,21 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             Command::SetPress(s)
         }
         "partial" => Command::SetPartial(true),
+        "winners" | "winner" => Command::SetWinners(
+            rest_text(cur, "the winners' addresses")?
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|a| !a.is_empty())
+                .map(str::to_string)
+                .collect(),
+        ),
         "variant" => Command::SetVariant(raw(cur, "a variant name")?.to_lowercase()),
+        "masters" => {
+            let mut list = vec![raw(cur, "Masters Rules (MR1,MR2,... or ALL)")?];
+            while let Some(more) = opt_raw(cur) {
+                list.push(more);
+            }
+            Command::SetMasters(list.join(",").to_uppercase())
+        }
         "rules" => {
             let r = match cur.word() {
                 Some("2023") => RulesEdition::R2023,
@@ -1309,6 +1468,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         SetPartial(true) => "SET PARTIAL".into(),
         SetPartial(false) => "SET NO PARTIAL".into(),
         SetVariant(v) => format!("SET VARIANT {v}"),
+        SetMasters(list) => format!("SET MASTERS {list}"),
         SetRules(r) => format!(
             "SET RULES {}",
             match r {
@@ -1332,11 +1492,36 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 if *in_favour { "FOR" } else { "AGAINST" }
             )
         }
-        Assistant { address, orders } => {
-            format!(
-                "ASSISTANT {address}{}",
-                if *orders { " ORDERS" } else { "" }
-            )
+        Assistant {
+            address,
+            orders,
+            role,
+        } => {
+            let mut s = format!("ASSISTANT {address}");
+            if *orders {
+                s.push_str(" ORDERS");
+            }
+            if !role.is_empty() {
+                s.push(' ');
+                s.push_str(role);
+            }
+            s
         }
+        Enter { game, .. } => format!("ENTER ?{game} ****"),
+        GetRegulations(None) => "GET REGULATIONS".into(),
+        GetRegulations(Some(n)) => format!("GET REGULATIONS {n}"),
+        RemoveContestant(a) => format!("REMOVE CONTESTANT {a}"),
+        AddContestant {
+            address, consented, ..
+        } => format!(
+            "ADD CONTESTANT {address} ****{}",
+            if *consented { " CONSENTED" } else { "" }
+        ),
+        Substitute { from, to, .. } => format!("SUBSTITUTE {from} BY {to} ****"),
+        AmendRegulations(t) => block("AMEND REGULATIONS", t, "ENDREGULATIONS"),
+        EndTournament(t) => block("END TOURNAMENT", t, "ENDREGULATIONS"),
+        ProposalEffect { proposal, text } => format!("EFFECT PROPOSAL {proposal} {text}"),
+        DeclareDraw => "DECLARE DRAW".into(),
+        SetWinners(list) => format!("SET WINNERS {}", list.join(", ")),
     }
 }

@@ -2,10 +2,11 @@
 //! allowed to submit orders may; every order is logged with its submitter, and
 //! each contestant is told which orders were submitted for eir country and by whom.
 
+use serde::{Deserialize, Serialize};
 use super::{Notice, Person, person};
 use crate::map::Power;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assistant {
     pub contestant: Person,
     pub address: Person,
@@ -16,10 +17,11 @@ pub struct Assistant {
 }
 
 /// One order as received: for which country, in which turn, from whom.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderEntry {
     /// The turn, as the engine names it (`S1901M`).
     pub turn: String,
+    #[serde(with = "super::power_serde")]
     pub power: Power,
     pub order: String,
     pub submitted_by: Person,
@@ -37,7 +39,7 @@ pub enum AssistantError {
     NotAllowed(Person),
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assistants {
     pub list: Vec<Assistant>,
     pub orders: Vec<OrderEntry>,

@@ -5,6 +5,7 @@
 //! Ownership changes only at the end of a Fall turn, so the clock looks at the
 //! supply-centre owners after each Fall.
 
+use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
 
 use crate::map::Power;
@@ -14,7 +15,7 @@ pub const QUIET_YEARS: u16 = 3;
 /// Notice a declaration needs (section 9).
 pub const NOTICE_DAYS: i64 = 2;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DrawClock {
     /// The last game-year in which a centre changed hands (the year before the
     /// first for a game where none has yet).
@@ -22,6 +23,7 @@ pub struct DrawClock {
     /// The latest game-year whose Fall has been played.
     pub last_year: u16,
     /// Owners after the last Fall (or at the start).
+    #[serde(with = "super::power_serde::owners")]
     owners: Vec<Option<Power>>,
     /// A declared draw and when it takes effect.
     pub declared: Option<DateTime<Utc>>,

@@ -68,3 +68,46 @@ impl Notice {
         }
     }
 }
+
+/// Powers are stored by their number on the map (the map types carry no serde).
+pub(crate) mod power_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::map::Power;
+
+    pub fn serialize<S: Serializer>(p: &Power, s: S) -> Result<S::Ok, S::Error> {
+        p.0.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Power, D::Error> {
+        u8::deserialize(d).map(Power)
+    }
+
+    pub mod opt {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(p: &Option<Power>, s: S) -> Result<S::Ok, S::Error> {
+            p.map(|p| p.0).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Power>, D::Error> {
+            Option::<u8>::deserialize(d).map(|p| p.map(Power))
+        }
+    }
+
+    pub mod owners {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[Option<Power>], s: S) -> Result<S::Ok, S::Error> {
+            let raw: Vec<Option<u8>> = v.iter().map(|p| p.map(|p| p.0)).collect();
+            raw.serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Vec<Option<Power>>, D::Error> {
+            let raw = Vec::<Option<u8>>::deserialize(d)?;
+            Ok(raw.into_iter().map(|p| p.map(Power)).collect())
+        }
+    }
+}

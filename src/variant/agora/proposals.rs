@@ -5,6 +5,7 @@
 //! Contestants"): a vote is acknowledged only to the voter, and every public text
 //! gives counts alone.
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::regulations::{self, Cause, PROTECTED, Regulations};
@@ -14,7 +15,7 @@ use super::{Notice, Person, person};
 pub const ENACT_AT: usize = 3;
 
 /// What a proposal does to the text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Change {
     /// The whole new text (it names every section the current text has).
     FullText(String),
@@ -25,7 +26,7 @@ pub enum Change {
     Free(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     Open,
     Withdrawn,
@@ -39,7 +40,7 @@ pub enum Status {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
     pub number: u32,
     pub proposer: Person,
@@ -128,7 +129,7 @@ pub fn apply(current: &str, change: &Change) -> String {
 }
 
 /// All proposals of the tournament, numbered from 1.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposals {
     pub items: Vec<Proposal>,
 }

@@ -2,11 +2,13 @@
 //! it by proposal, section 2 by the Gamemaster), and read as numbered sections
 //! so that the protected ones (section 5) can be recognised.
 
+use serde::{Deserialize, Serialize};
+
 /// Sections 0 through 5 cannot be amended by proposal (section 5).
 pub const PROTECTED: std::ops::RangeInclusive<u32> = 0..=5;
 
 /// Why a text became a version of the regulations.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cause {
     /// The text the Gamemaster gave when the tournament was created.
     Initial,
@@ -16,7 +18,7 @@ pub enum Cause {
     Gamemaster,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Version {
     /// 1 for the initial text, then one more per change.
     pub number: u32,
@@ -31,7 +33,7 @@ pub enum RegulationsError {
 }
 
 /// Every version the regulations have had, oldest first (never empty).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Regulations {
     versions: Vec<Version>,
 }

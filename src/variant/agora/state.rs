@@ -1,6 +1,7 @@
 //! The whole tournament's state, and the Gamemaster's acts applied to all of it
 //! (section 2: a substitution reaches "all instances" of the contestant).
 
+use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Utc};
 
 use super::assistants::Assistants;
@@ -13,7 +14,7 @@ use super::{Notice, Person};
 use crate::judge::Position;
 use crate::map::{Map, Power};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Agora {
     pub tournament: Tournament,
     pub regulations: Regulations,

@@ -1,6 +1,7 @@
 //! Sections 0-2 and 6: the Gamemaster, entry, the cap of seven, and the acts by
 //! which the Gamemaster changes who plays.
 
+use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
 
 use super::{Notice, Person, person};
@@ -13,14 +14,15 @@ pub const CAP: usize = 7;
 /// Entry stays open at least this long after the regulations are published (section 1).
 pub const ENTRY_DAYS: i64 = 7;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contestant {
     pub person: Person,
     /// Given by lot when play starts (section 6).
+    #[serde(with = "super::power_serde::opt")]
     pub power: Option<Power>,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
     /// Entry window open, or closed but play not started.
     Entry,
@@ -32,7 +34,7 @@ pub enum Stage {
 }
 
 /// One act of the Gamemaster (section 2), as the mail command gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GmAct {
     Remove {
         person: Person,
@@ -84,14 +86,14 @@ pub enum TournamentError {
 }
 
 /// A logged act: when, by whom, and what was published.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     pub at: DateTime<Utc>,
     pub by: Person,
     pub text: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
     pub gamemaster: Person,
     pub contestants: Vec<Contestant>,

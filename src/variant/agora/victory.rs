@@ -1,6 +1,7 @@
 //! Sections 3 and 16: who stops being a contestant as the game goes, and the
 //! winners, announced with two days' notice (the judge may name several).
 
+use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
 
 use super::{Notice, Person, person};
@@ -53,7 +54,7 @@ pub fn ceasing(
         .collect()
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {
     pub winners: Vec<Person>,
     pub at: DateTime<Utc>,
@@ -70,7 +71,7 @@ pub enum VictoryError {
 }
 
 /// The winners: pending (announced with notice), then announced.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Victory {
     pub pending: Option<Pending>,
     pub winners: Option<Vec<Person>>,
