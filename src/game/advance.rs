@@ -141,6 +141,9 @@ pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), E
 /// Starts a forming game: powers by preference and lot, the opening board,
 /// the first deadline, and an announcement to everyone.
 pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    if super::variants::start(work, key)? {
+        return Ok(());
+    }
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
@@ -250,6 +253,9 @@ pub fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, Eng
 }
 
 fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    if super::variants::process_one(work, key)? {
+        return Ok(());
+    }
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);

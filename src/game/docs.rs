@@ -32,7 +32,16 @@ pub fn power_name(map: &Map, p: Power) -> String {
 }
 
 pub fn power_by_name(map: &Map, name: &str) -> Result<Power, DocError> {
-    map.power(name).ok_or_else(|| unknown("power", name))
+    map.power(name)
+        .or_else(|| extra_power(map, name))
+        .ok_or_else(|| unknown("power", name))
+}
+
+/// A power beyond the map's (a GTD country declared independent), written
+/// `power N` by `power_name`.
+fn extra_power(map: &Map, name: &str) -> Option<Power> {
+    let n: u8 = name.strip_prefix("power ")?.parse().ok()?;
+    ((map.powers().len()..32).contains(&(n as usize))).then_some(Power(n))
 }
 
 pub fn location(map: &Map, code: &str) -> Result<Location, DocError> {

@@ -28,10 +28,10 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                             text: l.text.clone(),
                             order: p.order,
                         }),
-                        OrderItem::Variant { .. } => out.push(Line::Command {
+                        OrderItem::Variant { order, .. } => out.push(Line::Command {
                             line: l.line,
                             text: l.text.clone(),
-                            request: Request::Unsupported("This variant order".into()),
+                            request: Request::Variant(order.clone()),
                         }),
                     }
                 }

@@ -182,6 +182,9 @@ pub struct GameState {
     /// Count of phases processed (the store's phase sequence number of the next one).
     #[serde(default)]
     pub next_seq: i64,
+    /// Grand Tournament Diplomacy: countries, commanders, heads of government.
+    #[serde(default)]
+    pub gtd: Option<super::variants::gtd::GtdGame>,
 }
 
 impl GameState {
@@ -202,6 +205,7 @@ impl GameState {
             draws: Vec::new(),
             outcome: None,
             next_seq: 0,
+            gtd: None,
         }
     }
 

@@ -165,4 +165,7 @@ pub enum Request {
     },
     /// A command the engine does not carry out yet; answered as such.
     Unsupported(String),
+    /// A variant's own order (`A PAR DEFECT TO Germany`, `VOTE ...`); the
+    /// game's variant takes it or refuses it.
+    Variant(crate::grammar::VariantOrder),
 }

@@ -244,6 +244,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         if self.pending.is_empty() {
             return Ok(());
         }
+        if self.variant_takes_orders() {
+            return self.flush_variant_orders();
+        }
         let mut pending = std::mem::take(&mut self.pending);
         let Some(Context {
             key,
@@ -549,8 +552,49 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 );
                 Ok(())
             }
+            Variant(order) => self.variant_order(line, text, order),
             _ => self.master_command(line, text, request),
         }
+    }
+
+    /// The game signed on to takes orders from its players through its
+    /// variant (GTD: by commander, not by power).
+    fn variant_takes_orders(&self) -> bool {
+        self.context
+            .as_ref()
+            .is_some_and(|c| super::variants::takes_own_orders(&self.work.game(&c.key).state))
+    }
+
+    fn flush_variant_orders(&mut self) -> Result<(), EngineError> {
+        let Some(ctx) = self.context.clone() else {
+            return Ok(());
+        };
+        for p in std::mem::take(&mut self.pending) {
+            let sender = self.sender.clone();
+            match super::variants::take_order(self.work, &ctx.key, &sender, &p.order)? {
+                Ok(m) => self.ok(&p.text, m),
+                Err(m) => self.fail(p.line, &p.text, m),
+            }
+        }
+        Ok(())
+    }
+
+    /// A variant's own order, for the variant of the game signed on to.
+    fn variant_order(
+        &mut self,
+        line: usize,
+        text: &str,
+        order: &crate::grammar::VariantOrder,
+    ) -> Result<(), EngineError> {
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        let sender = self.sender.clone();
+        match super::variants::take_variant_order(self.work, &ctx.key, &sender, order)? {
+            Ok(m) => self.ok(text, m),
+            Err(m) => self.fail(line, text, m),
+        }
+        Ok(())
     }
 }
 

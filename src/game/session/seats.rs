@@ -45,6 +45,7 @@ impl Session<'_, '_, '_> {
             variant: variant.clone(),
             ..Settings::default()
         };
+        crate::game::variants::settings(&mut settings);
         // The game's wall clock is its creator's zone.
         settings.schedule.timezone = self.work.zone_of(&self.sender).name().to_string();
         let mut state = GameState::new(game, settings);
@@ -104,6 +105,20 @@ impl Session<'_, '_, '_> {
         let Some(key) = self.require_game(line, text, game)? else {
             return Ok(());
         };
+        let sender = self.sender.clone();
+        if let Some(answer) = crate::game::variants::join(self.work, &key, &sender, password)? {
+            match answer {
+                Ok(m) => {
+                    self.context = Some(Context {
+                        key,
+                        who: Who::Joined,
+                    });
+                    self.ok(text, m);
+                }
+                Err(m) => self.fail(line, text, m),
+            }
+            return Ok(());
+        }
         let g = self.work.game(&key);
         if matches!(g.state.status, Status::Active | Status::Paused) {
             return self.join_standby(line, text, &key, password);
@@ -396,6 +411,16 @@ impl Session<'_, '_, '_> {
     }
 
     pub(super) fn resign(&mut self, line: usize, text: &str) -> Result<(), EngineError> {
+        if self.variant_takes_orders()
+            && let Some(ctx) = self.context.clone()
+        {
+            let sender = self.sender.clone();
+            match crate::game::variants::resign(self.work, &ctx.key, &sender)? {
+                Ok(m) => self.ok(text, m),
+                Err(m) => self.fail(line, text, m),
+            }
+            return Ok(());
+        }
         let Some((key, power)) = self.require_power(line, text) else {
             return Ok(());
         };

@@ -1,1 +1,189 @@
 //! The engine side of the `gtd` variant (rules in `crate::variant::gtd`).
+//!
+//! Where GTD plugs into the engine (each through one hook in `variants`):
+//! - `settings`: a GTD game needs 22 players and plays the 1971 rules (rule 3).
+//! - `start`: players to countries and units by the game's lot (rules 6-8).
+//! - `join`: after the start, `SIGNON ?game` signs a player on as themselves
+//!   (players are not powers); newcomers go on the stand-by list (rule 1).
+//! - `take`: every order line, movement or political, from the player who
+//!   writes it; kept as written until the deadline (`intake`).
+//! - `process_one`: a phase played by `play`, recorded, and reported to each
+//!   reader (`report`); the Final Place List when a country has 18 centers.
+
+mod intake;
+mod play;
+mod report;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::variant::gtd::season::Item;
+pub use intake::{join, resign, take};
+pub use play::process_one;
+
+use super::super::EngineError;
+use super::super::advance::{self, schedule, subject};
+use super::super::lots::{self, LotSecret};
+use super::super::model::{Role, Settings, Status};
+use super::super::process::{self, map_for};
+use super::super::work::Work;
+use crate::game::docs::OrderDoc;
+use crate::judge::Position;
+use crate::variant::gtd::GtdState;
+use crate::variant::gtd::start::{Entrant, start as opening};
+
+/// Rule 1: the game begins with twenty-two players.
+pub const PLAYERS: usize = 22;
+
+/// A player by the name orders use, and the address they play from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub name: String,
+    pub address: String,
+}
+
+/// One order line as written, kept until the deadline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrittenDoc {
+    pub player: String,
+    #[serde(default)]
+    pub order: Option<OrderDoc>,
+    /// A political order in canonical form (read again at the deadline).
+    #[serde(default)]
+    pub variant: Option<String>,
+}
+
+/// A movement's votes, kept over its retreat phase until the season ends:
+/// (country, voter, candidate, votes) and (country, commander, units).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    pub votes: Vec<(u8, String, String, u32)>,
+    pub weights: Vec<(u8, String, u32)>,
+}
+
+/// Everything a GTD game keeps beside the generic game state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GtdGame {
+    pub state: GtdState,
+    pub seats: Vec<Seat>,
+    #[serde(default)]
+    pub written: Vec<WrittenDoc>,
+    /// Players who resigned this season (rule 25 B).
+    #[serde(default)]
+    pub resigned: Vec<String>,
+    #[serde(default)]
+    pub carried: Option<Carried>,
+    /// Players who sent orders this season (rule 22).
+    #[serde(default)]
+    pub wrote: Vec<String>,
+}
+
+impl GtdGame {
+    pub fn player_of(&self, address: &str) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.address.eq_ignore_ascii_case(address))
+            .map(|s| s.name.as_str())
+    }
+
+    pub fn address_of(&self, player: &str) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.name == player)
+            .map(|s| s.address.as_str())
+    }
+
+    /// A new seat for `address`: its local part, or the whole address when
+    /// that name is taken.
+    pub fn seat(&mut self, address: &str) -> String {
+        if let Some(n) = self.player_of(address) {
+            return n.to_string();
+        }
+        let local = address
+            .split('@')
+            .next()
+            .unwrap_or(address)
+            .to_ascii_lowercase();
+        let taken = |n: &str| self.seats.iter().any(|s| s.name == n);
+        let name = if local.is_empty() || taken(&local) {
+            address.to_ascii_lowercase()
+        } else {
+            local
+        };
+        self.seats.push(Seat {
+            name: name.clone(),
+            address: address.to_string(),
+        });
+        name
+    }
+}
+
+/// The draw function of a game's secret.
+pub fn lot_of(
+    secret: &LotSecret,
+) -> impl FnMut(&str, &[String]) -> Result<lots::Draw, lots::LotError> + '_ {
+    move |purpose, candidates| lots::draw(secret, purpose, candidates)
+}
+
+pub fn settings(settings: &mut Settings) {
+    settings.players_needed = PLAYERS;
+    settings.rules = "1971".to_string();
+}
+
+/// Rules 6-8 on the joined players: countries by preference and lot, units by
+/// lot, the first heads of government; players beyond the seats stand by.
+pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let mut game = GtdGame::default();
+    let entrants: Vec<Entrant> = g
+        .state
+        .players()
+        .map(|m| m.address.clone())
+        .zip(g.state.players().map(|m| m.preferences.clone()))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(address, prefs)| Entrant {
+            name: game.seat(&address),
+            preferences: prefs.iter().flatten().filter_map(|p| map.power(p)).collect(),
+        })
+        .collect();
+    let position = Position::initial(map);
+    let state = match opening(map, &position, &entrants, &mut lot_of(&secret)) {
+        Ok(s) => s,
+        Err(e) => {
+            let state = g.state.clone();
+            let id = g.row.id;
+            let body = format!("Game {} cannot start: {e}.\n", state.name);
+            for to in state.masters().map(|m| m.address.clone()).collect::<Vec<_>>() {
+                work.send(&to, subject(&judge, &state, "Not started"), body.clone(), Some(id), false);
+            }
+            return Ok(());
+        }
+    };
+    for m in g.state.members.iter_mut().filter(|m| m.role == Role::Player) {
+        let name = game.player_of(&m.address).unwrap_or_default().to_string();
+        if state.standby.contains(&name) {
+            m.role = Role::Standby;
+        }
+    }
+    g.state.draws.extend(state.draws.iter().cloned());
+    game.state = state;
+    let body = report::opening(map, &game, &position, g.state.lot_commitment.as_deref());
+    g.state.gtd = Some(game);
+    g.state.status = Status::Active;
+    process::enter_phase(map, &mut g.state, &position);
+    schedule(map, &mut g.state, now)?;
+    let (id, state) = (g.row.id, g.state.clone());
+    advance::broadcast(
+        work,
+        &state,
+        &subject(&judge, &state, "Game starting"),
+        &body,
+        Some(id),
+    )?;
+    work.event(Some(id), "game.started", serde_json::json!({ "variant": "gtd" }))?;
+    Ok(())
+}

@@ -1,0 +1,324 @@
+//! Order lines and seats of a running GTD game: each line is checked against
+//! what can be known when it arrives (the writer plays, commands the unit,
+//! the order fits the phase) and kept as written; the rules that depend on
+//! everyone's orders are applied at the deadline (`play`).
+
+use super::super::Answer;
+use super::{GtdGame, Item, WrittenDoc};
+use crate::game::EngineError;
+use crate::game::describe;
+use crate::game::docs::{OrderDoc, order_text};
+use crate::game::model::{GameState, Status};
+use crate::game::orders_check::check_orders;
+use crate::game::process::{map_for, position_of, rules_for};
+use crate::game::work::Work;
+use crate::grammar::{VariantOrder, variant_canonical};
+use crate::judge::Position;
+use crate::map::Map;
+use crate::orders::Order;
+use crate::phase::PhaseKind;
+use crate::store::{NewOrder, verify_password};
+use crate::variant::gtd::politics::remove_player;
+
+/// `SIGNON ?game password` once the game runs: a player signs on as
+/// themselves; anyone else joins the stand-by list (rule 1).
+pub fn join(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    password: &str,
+) -> Result<Answer, EngineError> {
+    let g = work.game(key);
+    let name = g.state.name.clone();
+    let member = g.state.member(sender).cloned();
+    let Some(game) = g.state.gtd.as_ref() else {
+        return Ok(Err(format!("{name} is not a GTD game")));
+    };
+    if let Some(m) = member {
+        if !verify_password(password, &m.password_hash) {
+            return Ok(Err(format!("wrong password for {sender} in {name}")));
+        }
+        let who = game.player_of(sender).unwrap_or(sender).to_string();
+        return Ok(Ok(format!(
+            "Signed on to {name} as {who}. Orders for the units you command follow."
+        )));
+    }
+    let m = crate::game::model::Member {
+        address: sender.to_string(),
+        role: crate::game::model::Role::Standby,
+        power: None,
+        password_hash: crate::store::hash_password(password)?,
+        preferences: Vec::new(),
+        wait: false,
+        draw: None,
+        concede: None,
+        absences: Vec::new(),
+        abandoned: false,
+    };
+    let g = work.game_mut(key);
+    g.state.members.push(m);
+    let Some(game) = g.state.gtd.as_mut() else {
+        return Ok(Err(format!("{name} is not a GTD game")));
+    };
+    let who = game.seat(sender);
+    if !game.state.standby.contains(&who) {
+        game.state.standby.push(who.clone());
+    }
+    let place = game.state.standby.len();
+    Ok(Ok(format!(
+        "{name} has started; you are on its stand-by list as {who} (number {place}). \
+         You enter the game when a head of government appoints you to a unit (rule 1)."
+    )))
+}
+
+/// `RESIGN` (rule 22): out of the game at once; the units hold until their
+/// head of government appoints new commanders (rule 23).
+pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let position = position_of(map, &g.state)?;
+    let name = g.state.name.clone();
+    let Some(game) = g.state.gtd.as_mut() else {
+        return Ok(Err(format!("{name} is not a GTD game")));
+    };
+    let Some(who) = game.player_of(sender).map(str::to_string) else {
+        return Ok(Err(format!("you do not play in {name}")));
+    };
+    if !game.state.is_active(&who) {
+        return Ok(Err(format!("{who} is not in the game")));
+    }
+    remove_player(&mut game.state, &position, &who);
+    game.resigned.push(who.clone());
+    game.state.note(format!("rule 22: {who} resigned"));
+    Ok(Ok(format!(
+        "You ({who}) have resigned from {name}. Your units hold until your head of \
+         government appoints new commanders (rule 23)."
+    )))
+}
+
+/// One order line of `sender`.
+pub fn take(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    item: Item,
+) -> Result<Answer, EngineError> {
+    let g = work.game(key);
+    let id = g.row.id;
+    let map = map_for(&g.state.settings.variant)?;
+    let Some(game) = g.state.gtd.as_ref() else {
+        return Ok(Err("this game takes no GTD orders".into()));
+    };
+    if !matches!(g.state.status, Status::Active | Status::Paused) {
+        return Ok(Err(format!(
+            "game {} is not running, so it takes no orders",
+            g.state.name
+        )));
+    }
+    let Some(player) = game.player_of(sender).map(str::to_string) else {
+        return Ok(Err(format!("you do not play in {}", g.state.name)));
+    };
+    if !game.state.is_active(&player) {
+        return Ok(Err(format!(
+            "{player} is not in the game (stand-by, resigned or removed): no orders count"
+        )));
+    }
+    let position = position_of(map, &g.state)?;
+    let doc = match check(map, &g.state, game, &position, &player, item) {
+        Ok(doc) => doc,
+        Err(e) => return Ok(Err(e)),
+    };
+    let canon = canonical(map, &doc)?;
+    let phase = position.phase.to_string();
+    work.tx.insert_order(&NewOrder {
+        game: id,
+        phase: &phase,
+        power: &player,
+        text: &canon,
+        canonical: Some(&canon),
+        submitter: sender,
+        submitted_at: work.now,
+        inbound: work.inbound,
+    })?;
+    let g = work.game_mut(key);
+    if let Some(game) = g.state.gtd.as_mut() {
+        keep(map, game, doc);
+        if !game.wrote.contains(&player) {
+            game.wrote.push(player.clone());
+        }
+    }
+    Ok(Ok(format!(
+        "Accepted for {player} ({phase}): {canon}; it takes effect at the deadline."
+    )))
+}
+
+fn canonical(map: &Map, doc: &WrittenDoc) -> Result<String, EngineError> {
+    if let Some(o) = &doc.order {
+        return Ok(order_text(map, &o.to_order(map)?));
+    }
+    Ok(doc.variant.clone().unwrap_or_default())
+}
+
+/// A later order for a unit replaces the writer's earlier one; a political
+/// order written twice counts once.
+fn keep(map: &Map, game: &mut GtdGame, doc: WrittenDoc) {
+    let unit_of = |d: &WrittenDoc| {
+        d.order
+            .as_ref()
+            .and_then(|o| o.to_order(map).ok())
+            .and_then(|o| o.unit().map(|u| u.province()))
+    };
+    let at = unit_of(&doc);
+    game.written.retain(|w| {
+        w.player != doc.player
+            || (at.is_some() && unit_of(w) != at)
+            || (at.is_none() && (w.variant.is_none() || w.variant != doc.variant))
+    });
+    game.written.push(doc);
+}
+
+/// What can be checked when the line arrives.
+fn check(
+    map: &Map,
+    state: &GameState,
+    game: &GtdGame,
+    position: &Position,
+    player: &str,
+    item: Item,
+) -> Result<WrittenDoc, String> {
+    let kind = position.phase.kind;
+    let order = match item {
+        Item::Variant(v) => return political(map, kind, player, &v),
+        Item::Order(o) => o,
+    };
+    let order = match (kind, order) {
+        (PhaseKind::Adjustment, Order::Disband { unit }) => Order::Remove { unit },
+        (_, o) => o,
+    };
+    match kind {
+        PhaseKind::Movement => movement(map, state, game, position, player, &order)?,
+        PhaseKind::Retreat => retreat(map, game, position, player, &order)?,
+        PhaseKind::Adjustment => winter(map, position, &order)?,
+    }
+    Ok(WrittenDoc {
+        player: player.to_string(),
+        order: Some(OrderDoc::from_order(map, &order)),
+        variant: None,
+    })
+}
+
+fn at_name(map: &Map, o: &Order) -> String {
+    o.unit()
+        .map(|u| map.abbr(u.province()).to_uppercase())
+        .unwrap_or_else(|| "that province".into())
+}
+
+fn movement(
+    map: &Map,
+    state: &GameState,
+    game: &GtdGame,
+    position: &Position,
+    player: &str,
+    o: &Order,
+) -> Result<(), String> {
+    let at = at_name(map, o);
+    let unit = o
+        .unit()
+        .and_then(|u| position.unit_at(u.province()))
+        .ok_or_else(|| format!("no unit in {at}"))?;
+    if game.state.commander_at(unit.province()) != Some(player) {
+        return Err(format!("{player} does not command the unit in {at}"));
+    }
+    let rules = rules_for(state);
+    let problems = check_orders(map, &rules, position, unit.power, std::slice::from_ref(o));
+    match problems.into_iter().next().flatten() {
+        Some(p) => Err(describe::problem(map, Some(unit.province()), &p)),
+        None => Ok(()),
+    }
+}
+
+fn retreat(
+    map: &Map,
+    game: &GtdGame,
+    position: &Position,
+    player: &str,
+    o: &Order,
+) -> Result<(), String> {
+    let at = at_name(map, o);
+    let p = o
+        .unit()
+        .map(|u| u.province())
+        .filter(|p| position.dislodged_at(*p).is_some())
+        .ok_or_else(|| format!("no dislodged unit in {at}"))?;
+    let mine = game
+        .state
+        .commands
+        .iter()
+        .any(|c| c.at == p.0 && c.dislodged && c.commander.as_deref() == Some(player));
+    if !mine {
+        return Err(format!("{player} does not command the dislodged unit in {at}"));
+    }
+    if !matches!(o, Order::Move { .. } | Order::Disband { .. }) {
+        return Err("a retreat phase takes only retreats and disbands".into());
+    }
+    Ok(())
+}
+
+fn winter(map: &Map, position: &Position, o: &Order) -> Result<(), String> {
+    match o {
+        Order::Remove { unit } if position.unit_at(unit.province()).is_some() => Ok(()),
+        Order::Remove { .. } => Err(format!("no unit in {}", at_name(map, o))),
+        Order::Build { .. } => Err(
+            "rule 9(B): a build names its commander: BUILD A PAR COMMANDER <player>".into(),
+        ),
+        Order::Waive { .. } => Err("no WAIVE in GTD: builds not ordered are not made".into()),
+        _ => Err("Winter takes builds, removals and appointments only".into()),
+    }
+}
+
+/// A political order; the season rules that need no one else's orders.
+fn political(
+    map: &Map,
+    kind: PhaseKind,
+    player: &str,
+    v: &VariantOrder,
+) -> Result<WrittenDoc, String> {
+    let winter_only = matches!(v, VariantOrder::BuildCommander { .. });
+    let not_winter = matches!(
+        v,
+        VariantOrder::Defect { .. }
+            | VariantOrder::AcceptDefection { .. }
+            | VariantOrder::DeclareIndependence { .. }
+            | VariantOrder::DeclareInsurrection { .. }
+            | VariantOrder::DeclareNoInsurrection { .. }
+    );
+    let gm_only = matches!(v, VariantOrder::AppointToCountry { .. });
+    let other = matches!(
+        v,
+        VariantOrder::BuildRebel { .. }
+            | VariantOrder::Annex { .. }
+            | VariantOrder::Aid { .. }
+            | VariantOrder::AidRebel { .. }
+            | VariantOrder::Maintain { .. }
+    );
+    if other {
+        return Err("this order is not part of Grand Tournament Diplomacy".into());
+    }
+    if gm_only {
+        return Err("rule 27: only the Gamemaster gives a country; the judge draws it by lot".into());
+    }
+    if winter_only && kind != PhaseKind::Adjustment {
+        return Err("rule 9(B): builds are ordered in the Winter".into());
+    }
+    if not_winter && kind != PhaseKind::Movement {
+        return Err("this order is given in a Spring or Fall movement season".into());
+    }
+    if kind == PhaseKind::Retreat {
+        return Err("political orders are given with the season's movement orders".into());
+    }
+    Ok(WrittenDoc {
+        player: player.to_string(),
+        order: None,
+        variant: Some(variant_canonical(map, v)),
+    })
+}

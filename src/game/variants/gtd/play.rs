@@ -1,0 +1,545 @@
+//! One GTD phase at its deadline, in the order `variant::gtd::season` fixes:
+//! the political orders and the movement orders given by commanders, the
+//! judge (1971 rules, commanders as owners), the commands following their
+//! units, the end of the season (insurrection, elections, rule 22 silence,
+//! rule 27), and the Winter always played as the adjustment season.
+
+use serde_json::json;
+
+use super::{Carried, GtdGame, Item, lot_of, report};
+use crate::game::EngineError;
+use crate::game::advance::{self, schedule};
+use crate::game::docs::{PositionDoc, PowerOrderDoc, order_text};
+use crate::game::lots::{Draw, LotError, LotSecret};
+use crate::game::model::{Outcome, Status};
+use crate::game::process::{self, ResultLine, map_for, position_of};
+use crate::game::work::Work;
+use crate::grammar::{Entry, OrderItem, VariantOrder, parse_line};
+use crate::judge::{Adjudication, Edition, Position, Rules, adjudicate};
+use crate::map::{Map, Power, Province, ProvinceSet};
+use crate::orders::{Order, PowerOrder};
+use crate::phase::{Phase, PhaseKind, Season};
+use crate::store::NewPhase;
+use crate::variant::gtd::final_place::winner;
+use crate::variant::gtd::politics::{self, Tally, Vote, name_of};
+use crate::variant::gtd::season::{self, Written};
+use crate::variant::gtd::winter::{self, WinterKind, WinterOrder};
+use crate::variant::gtd::{Commanders, GtdState};
+
+/// A unit's order and its result, with who commanded it.
+#[derive(Clone, Debug)]
+pub struct UnitLine {
+    pub country: String,
+    pub order: String,
+    pub commander: String,
+    pub result: String,
+}
+
+/// What a phase did, for the record and the reports.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub phase: Phase,
+    pub before: Position,
+    pub after: Position,
+    pub judge_orders: Vec<PowerOrder>,
+    pub units: Vec<UnitLine>,
+    /// Political and Winter orders: writer, order, verdict.
+    pub political: Vec<(String, String, Result<(), String>)>,
+    pub draws: Vec<Draw>,
+    pub tallies: Vec<Tally>,
+    pub begun: Vec<String>,
+    pub ended: Vec<String>,
+    pub new_countries: Vec<String>,
+    /// Units the lot removed (rule 10 B, 11 F).
+    pub lot_removals: Vec<String>,
+    /// Players silent two seasons running (rule 22).
+    pub silent: Vec<String>,
+    pub winner: Option<Power>,
+}
+
+impl Played {
+    fn new(before: &Position) -> Played {
+        Played {
+            phase: before.phase,
+            before: before.clone(),
+            after: before.clone(),
+            judge_orders: Vec::new(),
+            units: Vec::new(),
+            political: Vec::new(),
+            draws: Vec::new(),
+            tallies: Vec::new(),
+            begun: Vec::new(),
+            ended: Vec::new(),
+            new_countries: Vec::new(),
+            lot_removals: Vec::new(),
+            silent: Vec::new(),
+            winner: None,
+        }
+    }
+}
+
+/// Rule 3: the 1971 rules.
+fn rules() -> Rules {
+    Rules::preset(Edition::E1971)
+}
+
+/// The deadline of a GTD game: play, record, report; the end if a country
+/// has eighteen centers (rule 2).
+pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let now = work.now;
+    let judge = work.judge.clone();
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let position = position_of(map, &g.state)?;
+    let mut game = g.state.gtd.clone().unwrap_or_default();
+    let played = play(map, &mut game, &position, &secret)
+        .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
+    g.state.draws.extend(played.draws.iter().cloned());
+    g.state.gtd = Some(game);
+    process::enter_phase(map, &mut g.state, &played.after);
+    g.state.next_seq += 1;
+    if let Some(w) = played.winner {
+        let name = g.state.gtd.as_ref().map(|x| name_of(&x.state, w)).unwrap_or_default();
+        g.state.outcome = Some(Outcome::Solo { power: name });
+        g.state.status = Status::Finished;
+    }
+    let id = g.row.id;
+    let results: Vec<ResultLine> = played
+        .units
+        .iter()
+        .map(|u| ResultLine {
+            power: u.country.clone(),
+            order: u.order.clone(),
+            result: u.result.clone(),
+            defaulted: false,
+        })
+        .collect();
+    let orders: Vec<PowerOrderDoc> = played
+        .judge_orders
+        .iter()
+        .map(|o| PowerOrderDoc::from_power_order(map, o))
+        .collect();
+    let phase_name = played.phase.to_string();
+    work.tx.insert_phase(&NewPhase {
+        game: id,
+        phase: &phase_name,
+        position_before: &advance::to_json(&PositionDoc::from_position(map, &played.before)),
+        orders: &advance::to_json(&orders),
+        results: &advance::to_json(&results),
+        position_after: &advance::to_json(&PositionDoc::from_position(map, &played.after)),
+        processed_at: now,
+    })?;
+    let g = work.game_mut(key);
+    let finished = g.state.status == Status::Finished;
+    if !finished {
+        schedule(map, &mut g.state, now)?;
+    }
+    let state = g.state.clone();
+    let subj = format!("{judge}:{} - {phase_name} results", state.name);
+    for to in state.audience() {
+        let tz = work.zone_of(&to);
+        let body = report::season(map, &state, &played, &to, tz, now);
+        work.send(&to, subj.clone(), body, Some(id), false);
+    }
+    work.event(Some(id), "phase.processed", json!({ "phase": phase_name }))?;
+    if finished && let Some(game) = &state.gtd {
+        let body = report::final_places(&game.state, &played.after);
+        advance::broadcast(
+            work,
+            &state,
+            &format!("{judge}:{} - Final Place List", state.name),
+            &body,
+            Some(id),
+        )?;
+        let outcome = state.outcome.clone().unwrap_or(Outcome::Terminated);
+        advance::finish(work, key, outcome)?;
+    }
+    Ok(())
+}
+
+/// Plays the current phase of `game` on `position`.
+pub fn play(
+    map: &Map,
+    game: &mut GtdGame,
+    position: &Position,
+    secret: &LotSecret,
+) -> Result<Played, LotError> {
+    let drawn = game.state.draws.len();
+    let mut played = Played::new(position);
+    let mut lot = lot_of(secret);
+    match position.phase.kind {
+        PhaseKind::Movement => movement(map, game, position, &mut lot, &mut played)?,
+        PhaseKind::Retreat => retreat(map, game, position, &mut lot, &mut played)?,
+        PhaseKind::Adjustment => winter_season(map, game, position, &mut lot, &mut played)?,
+    }
+    game.written.clear();
+    played.draws = game.state.draws[drawn.min(game.state.draws.len())..].to_vec();
+    played.winner = winner(&game.state, &played.after);
+    Ok(played)
+}
+
+type LotFn<'a> = dyn FnMut(&str, &[String]) -> Result<Draw, LotError> + 'a;
+
+/// The written lines of the phase, read again as the grammar reads them.
+fn items(map: &Map, game: &GtdGame, phase: Phase) -> Vec<Written> {
+    game.written
+        .iter()
+        .filter_map(|w| {
+            let item = match (&w.order, &w.variant) {
+                (Some(o), _) => Item::Order(o.to_order(map).ok()?),
+                (None, Some(text)) => {
+                    let lines = parse_line(map, text, Some(phase));
+                    match &lines.first()?.entry {
+                        Entry::Orders(items) => match items.first()? {
+                            OrderItem::Variant { order, .. } => Item::Variant(order.clone()),
+                            OrderItem::Order(o) => Item::Order(o.order),
+                        },
+                        _ => return None,
+                    }
+                }
+                (None, None) => return None,
+            };
+            Some(Written {
+                player: w.player.clone(),
+                item,
+            })
+        })
+        .collect()
+}
+
+fn item_text(map: &Map, item: &Item) -> String {
+    match item {
+        Item::Order(o) => order_text(map, o),
+        Item::Variant(v) => crate::grammar::variant_canonical(map, v),
+    }
+}
+
+fn commander_table(state: &GtdState, dislodged: bool) -> Vec<(Province, String)> {
+    state
+        .commands
+        .iter()
+        .filter(|c| c.dislodged == dislodged)
+        .map(|c| {
+            let who = c.commander.clone().unwrap_or_else(|| "(none)".into());
+            (Province(c.at), who)
+        })
+        .collect()
+}
+
+fn unit_lines(
+    map: &Map,
+    state: &GtdState,
+    adj: &Adjudication,
+    commanders: &[(Province, String)],
+) -> Vec<UnitLine> {
+    adj.resolutions
+        .iter()
+        .map(|r| {
+            let at = r.order.unit().map(|u| u.province());
+            let commander = commanders
+                .iter()
+                .find(|(p, _)| Some(*p) == at)
+                .map_or_else(|| "(none)".to_string(), |c| c.1.clone());
+            UnitLine {
+                country: name_of(state, r.power),
+                order: order_text(map, &r.order),
+                commander,
+                result: if r.defaulted {
+                    format!("{} (no order: holds)", r.result_text())
+                } else {
+                    r.result_text()
+                },
+            }
+        })
+        .collect()
+}
+
+fn movement(
+    map: &Map,
+    game: &mut GtdGame,
+    position: &Position,
+    lot: &mut LotFn<'_>,
+    played: &mut Played,
+) -> Result<(), LotError> {
+    let written = items(map, game, position.phase);
+    let mut pos = position.clone();
+    let resigned = game.resigned.clone();
+    let before = season::before_movement(map, &mut game.state, &mut pos, &written, &resigned);
+    played.new_countries = before
+        .new_countries
+        .iter()
+        .map(|p| name_of(&game.state, *p))
+        .collect();
+    for (w, v) in &before.outcomes {
+        let shown = matches!(w.item, Item::Variant(_)) || v.is_err();
+        if shown {
+            let verdict = v.clone().map_err(|e| e.to_string());
+            played
+                .political
+                .push((w.player.clone(), item_text(map, &w.item), verdict));
+        }
+    }
+    let commanders = commander_table(&game.state, false);
+    let adj = adjudicate(
+        map,
+        &rules(),
+        &Commanders::of(&game.state),
+        &pos,
+        &before.judge_orders,
+    );
+    season::follow(&mut game.state, PhaseKind::Movement, &adj);
+    played.units = unit_lines(map, &game.state, &adj, &commanders);
+    played.judge_orders = before.judge_orders.clone();
+    played.before = pos;
+    let mut after = adj.after.clone();
+    let carried = Carried {
+        votes: before
+            .votes
+            .iter()
+            .map(|(p, v)| (p.0, v.voter.clone(), v.candidate.clone(), v.votes))
+            .collect(),
+        weights: before
+            .weights
+            .iter()
+            .map(|(p, who, n)| (p.0, who.clone(), *n))
+            .collect(),
+    };
+    if after.phase.kind == PhaseKind::Retreat {
+        game.carried = Some(carried);
+    } else {
+        end_season(map, game, &mut after, position.phase, &carried, lot, played)?;
+    }
+    played.after = after;
+    Ok(())
+}
+
+fn retreat(
+    map: &Map,
+    game: &mut GtdGame,
+    position: &Position,
+    lot: &mut LotFn<'_>,
+    played: &mut Played,
+) -> Result<(), LotError> {
+    let written = items(map, game, position.phase);
+    let mut players: Vec<String> = written.iter().map(|w| w.player.clone()).collect();
+    players.dedup();
+    let mut orders = Vec::new();
+    for p in &players {
+        let theirs: Vec<Order> = written
+            .iter()
+            .filter(|w| w.player == *p)
+            .filter_map(|w| match w.item {
+                Item::Order(o) => Some(o),
+                _ => None,
+            })
+            .collect();
+        orders.extend(season::retreat_orders(&game.state, position, p, &theirs));
+    }
+    orders.dedup();
+    let commanders = commander_table(&game.state, true);
+    let adj = adjudicate(map, &rules(), &Commanders::of(&game.state), position, &orders);
+    season::follow(&mut game.state, PhaseKind::Retreat, &adj);
+    played.units = unit_lines(map, &game.state, &adj, &commanders);
+    played.judge_orders = orders;
+    let mut after = adj.after.clone();
+    let carried = game.carried.take().unwrap_or_default();
+    end_season(map, game, &mut after, position.phase, &carried, lot, played)?;
+    played.after = after;
+    Ok(())
+}
+
+/// Winter: political orders of the season (votes, abdication, renaming), then
+/// builds, removals and appointments with the lot's part (rules 9-12).
+fn winter_season(
+    map: &Map,
+    game: &mut GtdGame,
+    position: &Position,
+    lot: &mut LotFn<'_>,
+    played: &mut Played,
+) -> Result<(), LotError> {
+    let written = items(map, game, position.phase);
+    let mut orders = Vec::new();
+    let mut others = Vec::new();
+    for w in written {
+        let kind = match &w.item {
+            Item::Variant(VariantOrder::BuildCommander { unit, commander }) => {
+                Some(WinterKind::Build {
+                    unit: *unit,
+                    commander: commander.clone(),
+                })
+            }
+            Item::Variant(VariantOrder::AppointToUnit { player, unit }) => {
+                Some(WinterKind::Appoint {
+                    player: player.clone(),
+                    unit: *unit,
+                })
+            }
+            Item::Order(Order::Remove { unit }) => Some(WinterKind::Remove { unit: *unit }),
+            _ => None,
+        };
+        match kind {
+            Some(kind) => orders.push(WinterOrder {
+                player: w.player,
+                kind,
+            }),
+            None => others.push(w),
+        }
+    }
+    let mut pos = position.clone();
+    let start = winter::open(&game.state, &pos);
+    let resigned = game.resigned.clone();
+    let before = season::before_movement(map, &mut game.state, &mut pos, &others, &resigned);
+    for (w, v) in &before.outcomes {
+        let verdict = v.clone().map_err(|e| e.to_string());
+        played
+            .political
+            .push((w.player.clone(), item_text(map, &w.item), verdict));
+    }
+    let report = winter::resolve(map, &mut game.state, &mut pos, &start, &orders, lot)?;
+    for (o, v) in &report.outcomes {
+        let text = winter_text(map, o);
+        played
+            .political
+            .push((o.player.clone(), text, v.clone().map_err(|e| e.to_string())));
+    }
+    for (country, p, rule) in &report.lot_removals {
+        played.lot_removals.push(format!(
+            "{}: {} removed by lot ({rule})",
+            name_of(&game.state, *country),
+            map.abbr(*p).to_uppercase()
+        ));
+    }
+    for (country, n) in &report.unused_builds {
+        played.lot_removals.push(format!(
+            "{}: {n} build(s) not used",
+            name_of(&game.state, *country)
+        ));
+    }
+    let carried = Carried {
+        votes: before
+            .votes
+            .iter()
+            .map(|(p, v)| (p.0, v.voter.clone(), v.candidate.clone(), v.votes))
+            .collect(),
+        weights: before
+            .weights
+            .iter()
+            .map(|(p, who, n)| (p.0, who.clone(), *n))
+            .collect(),
+    };
+    end_season(map, game, &mut pos, position.phase, &carried, lot, played)?;
+    pos.phase = Phase::new(Season::Spring, position.phase.year + 1, PhaseKind::Movement);
+    pos.dislodged.clear();
+    pos.contested = ProvinceSet::EMPTY;
+    played.after = pos;
+    Ok(())
+}
+
+fn winter_text(map: &Map, o: &WinterOrder) -> String {
+    let v = match &o.kind {
+        WinterKind::Build { unit, commander } => VariantOrder::BuildCommander {
+            unit: *unit,
+            commander: commander.clone(),
+        },
+        WinterKind::Appoint { player, unit } => VariantOrder::AppointToUnit {
+            player: player.clone(),
+            unit: *unit,
+        },
+        WinterKind::Remove { unit } => return order_text(map, &Order::Remove { unit: *unit }),
+    };
+    crate::grammar::variant_canonical(map, &v)
+}
+
+/// The end of a Spring, Fall or Winter (step 4 of `season`), rule 22's
+/// silence count, rule 27, and the Winter after every Fall.
+fn end_season(
+    map: &Map,
+    game: &mut GtdGame,
+    after: &mut Position,
+    played_phase: Phase,
+    carried: &Carried,
+    lot: &mut LotFn<'_>,
+    played: &mut Played,
+) -> Result<(), LotError> {
+    let votes: Vec<(Power, Vote)> = carried
+        .votes
+        .iter()
+        .map(|(p, voter, candidate, n)| {
+            (
+                Power(*p),
+                Vote {
+                    voter: voter.clone(),
+                    candidate: candidate.clone(),
+                    votes: *n,
+                },
+            )
+        })
+        .collect();
+    let weights: Vec<(Power, String, u32)> = carried
+        .weights
+        .iter()
+        .map(|(p, who, n)| (Power(*p), who.clone(), *n))
+        .collect();
+    let end = season::end_season(
+        &mut game.state,
+        after,
+        played_phase.season,
+        &votes,
+        &weights,
+    );
+    played.tallies = end.tallies;
+    played.begun = end
+        .insurrections_begun
+        .iter()
+        .map(|p| name_of(&game.state, *p))
+        .collect();
+    played.ended = end
+        .insurrections_ended
+        .iter()
+        .map(|p| name_of(&game.state, *p))
+        .collect();
+    let wrote = std::mem::take(&mut game.wrote);
+    played.silent = season::note_silence(&mut game.state, &wrote);
+    leaderless(map, &mut game.state, after, lot)?;
+    if played_phase.season == Season::Fall && after.phase.season == Season::Spring {
+        // Rule 9-12: the Winter is always played, builds or not.
+        after.phase = Phase::new(Season::Winter, played_phase.year, PhaseKind::Adjustment);
+    }
+    season::begin_season(&mut game.state);
+    game.resigned.clear();
+    Ok(())
+}
+
+/// Rule 27: a country whose head and commanders all left the game gets a
+/// head and commanders from the stand-by list by lot.
+fn leaderless(
+    map: &Map,
+    state: &mut GtdState,
+    position: &Position,
+    lot: &mut LotFn<'_>,
+) -> Result<(), LotError> {
+    let powers: Vec<Power> = state
+        .countries
+        .iter()
+        .filter(|c| !c.gone && position.unit_count(Power(c.power)) > 0)
+        .map(|c| Power(c.power))
+        .collect();
+    for power in powers {
+        let head_out = state
+            .country(power)
+            .is_none_or(|c| c.hog.as_deref().is_none_or(|h| !state.is_active(h)));
+        let anyone = state
+            .commanders_of(position, power)
+            .iter()
+            .any(|p| state.is_active(p));
+        if head_out && !anyone && !state.standby.is_empty() {
+            match politics::dead_bandit(map, state, position, power, lot) {
+                Ok(()) => {}
+                Err(politics::PoliticsError::Lot(e)) => return Err(e),
+                Err(e) => state.note(format!("rule 27: {e}")),
+            }
+        }
+    }
+    Ok(())
+}
