@@ -186,3 +186,181 @@ fn each_player_orders_only_the_units_they_command() {
     assert!(r.contains(&lvp), "{r}");
     assert!(r.contains("You command"), "{r}");
 }
+
+// ------------------------------------------------------------------ boards
+
+/// One unit of a hand-made board: country, `A`/`F`, place, commander.
+type U<'a> = (&'a str, &'a str, &'a str, &'a str);
+
+/// Puts `units` on the board in `phase` with their commanders; `owners`
+/// override the centers' owners.
+fn board(table: &mut Table, phase: &str, units: &[U<'_>], owners: &[(&str, &str)]) {
+    edit(table, |s| {
+        let pos = s.position.as_mut().expect("board");
+        pos.phase = phase.to_string();
+        pos.units = units
+            .iter()
+            .map(|(c, k, at, _)| legate::game::docs::UnitDoc {
+                power: c.to_string(),
+                kind: k.to_string(),
+                at: at.to_uppercase(),
+            })
+            .collect();
+        pos.dislodged.clear();
+        for (at, c) in owners {
+            pos.owners.insert(at.to_uppercase(), c.to_string());
+        }
+        let g = s.gtd.as_mut().expect("gtd");
+        g.state.commands.clear();
+        for (_, _, at, who) in units {
+            g.state.set_commander(prov(at), Some(who.to_string()));
+        }
+        s.orders.clear();
+    });
+}
+
+fn set_head(table: &mut Table, country: &str, who: &str) {
+    let p = power(country);
+    let who = who.to_string();
+    edit(table, move |s| {
+        let g = s.gtd.as_mut().expect("gtd");
+        g.state.country_mut(p).expect("country").hog = Some(who);
+    });
+}
+
+fn position(table: &mut Table) -> legate::judge::Position {
+    table.state().position.unwrap().to_position(map()).unwrap()
+}
+
+// ------------------------------------------------------------------ rules 4-5
+
+#[test]
+fn a_unit_dislodges_a_unit_of_its_own_country_under_another_commander() {
+    let mut table = started();
+    let (ber, mun, kie) = (
+        commander(&mut table, "ber"),
+        commander(&mut table, "mun"),
+        commander(&mut table, "kie"),
+    );
+    ok(&mut table, &mun, "A MUN - BER");
+    ok(&mut table, &kie, "F KIE S A MUN - BER");
+    ok(&mut table, &ber, "A BER H");
+    process(&mut table);
+    let s = table.state();
+    assert_eq!(s.phase_name(), Some("S1901R"), "rule 4: the German army in Berlin is dislodged");
+    let pos = position(&mut table);
+    assert_eq!(pos.dislodged[0].unit.province(), prov("ber"));
+    assert_eq!(gtd(&mut table).state.commander_at(prov("ber")), Some(mun.as_str()));
+    // The dislodged unit's commander orders its retreat.
+    let a = mail(&mut table, &mun, "A BER - PRU");
+    assert_eq!(a.errors, 1, "only the dislodged unit's commander: {}", a.reply_body);
+    ok(&mut table, &ber, "A BER - PRU");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert_eq!(gtd(&mut table).state.commander_at(prov("pru")), Some(ber.as_str()));
+    let r = report(&mut table, &kie);
+    assert!(r.contains("A BER - PRU"), "{r}");
+}
+
+#[test]
+fn no_unit_attacks_a_unit_of_the_same_commander() {
+    let mut table = started();
+    let mun = commander(&mut table, "mun");
+    let kie = commander(&mut table, "kie");
+    // The commander of Munich also commands Berlin.
+    edit(&mut table, |s| {
+        let g = s.gtd.as_mut().unwrap();
+        g.state.set_commander(prov("ber"), Some(mun.clone()));
+    });
+    ok(&mut table, &mun, "A MUN - BER\nA BER H");
+    ok(&mut table, &kie, "F KIE S A MUN - BER");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "F1901M", "rule 5: no dislodgement");
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_at(prov("ber")).map(|u| u.power), Some(power("Germany")));
+    assert_eq!(pos.unit_at(prov("mun")).map(|u| u.power), Some(power("Germany")));
+}
+
+// ------------------------------------------------------------------ rule 9
+
+/// A Winter board of Germany with `n` armies, the first `mine` commanded by
+/// `q`, the rest by others; centers enough for one build in Kiel.
+fn german_winter(table: &mut Table, n: usize, mine: usize, q: &str) {
+    const PLACES: [&str; 11] = [
+        "ber", "mun", "hol", "den", "bel", "ruh", "sil", "pru", "boh", "tyr", "bur",
+    ];
+    const CENTERS: [&str; 13] = [
+        "ber", "kie", "mun", "hol", "den", "bel", "swe", "nwy", "war", "par", "mar", "vie", "bud",
+    ];
+    let others = ["p20", "p21", "p22", "p19", "p18", "p17", "p16", "p15"];
+    let mut units: Vec<U<'_>> = Vec::new();
+    for (i, at) in PLACES.iter().take(n).enumerate() {
+        let who = if i < mine { q } else { others[(i - mine) % others.len()] };
+        units.push(("Germany", "A", at, who));
+    }
+    let owners: Vec<(&str, &str)> = CENTERS.iter().take(n + 1).map(|c| (*c, "Germany")).collect();
+    board(table, "W1901A", &units, &owners);
+}
+
+fn build_refusal(table: &mut Table, hog: &str, line: &str) -> String {
+    ok(table, hog, line);
+    process(table);
+    let r = report(table, hog);
+    assert_eq!(table.phase().to_string(), "S1902M");
+    r
+}
+
+#[test]
+fn a_build_for_the_head_of_governments_second_unit_is_refused_9c() {
+    let mut table = started();
+    german_winter(&mut table, 3, 1, "p01");
+    set_head(&mut table, "Germany", "p01");
+    let r = build_refusal(&mut table, "p01", "BUILD A KIE COMMANDER p01");
+    assert!(r.contains("rule 9(C)"), "{r}");
+    assert!(position(&mut table).unit_at(prov("kie")).is_none());
+}
+
+#[test]
+fn a_build_giving_more_than_half_is_refused_9d() {
+    let mut table = started();
+    german_winter(&mut table, 4, 2, "p02");
+    set_head(&mut table, "Germany", "p19");
+    let r = build_refusal(&mut table, "p19", "BUILD A KIE COMMANDER p02");
+    assert!(r.contains("rule 9(D)"), "{r}");
+    // The same build for a player within the limits is made.
+    let mut table = started();
+    german_winter(&mut table, 4, 2, "p02");
+    set_head(&mut table, "Germany", "p19");
+    build_refusal(&mut table, "p19", "BUILD A KIE COMMANDER p03");
+    assert_eq!(gtd(&mut table).state.commander_at(prov("kie")), Some("p03"));
+}
+
+#[test]
+fn a_build_giving_a_sixth_unit_is_refused_9e() {
+    let mut table = started();
+    german_winter(&mut table, 11, 5, "p02");
+    set_head(&mut table, "Germany", "p19");
+    let r = build_refusal(&mut table, "p19", "BUILD A KIE COMMANDER p02");
+    assert!(r.contains("rule 9(E)"), "{r}");
+}
+
+#[test]
+fn a_build_giving_a_fourth_unit_of_a_small_country_is_refused_9f() {
+    let mut table = started();
+    german_winter(&mut table, 7, 3, "p02");
+    set_head(&mut table, "Germany", "p19");
+    let r = build_refusal(&mut table, "p19", "BUILD A KIE COMMANDER p02");
+    assert!(r.contains("rule 9(F)"), "{r}");
+}
+
+#[test]
+fn only_the_head_of_government_builds_and_a_build_names_a_commander() {
+    let mut table = started();
+    german_winter(&mut table, 3, 1, "p01");
+    set_head(&mut table, "Germany", "p19");
+    let a = mail(&mut table, "p01", "BUILD A KIE");
+    assert_eq!(a.errors, 1);
+    assert!(a.reply_body.contains("rule 9(B)"), "{}", a.reply_body);
+    let r = build_refusal(&mut table, "p01", "BUILD A KIE COMMANDER p01");
+    assert!(r.contains("not head of government"), "{r}");
+}

@@ -208,7 +208,7 @@ fn public_events(s: &mut String, played: &Played) {
         );
     }
     if !played.lot_removals.is_empty() {
-        s.push_str("\nThe Gamemaster's part (by lot):\n");
+        s.push_str("\nRemovals by lot and builds not used:\n");
         for l in &played.lot_removals {
             let _ = writeln!(s, "  {l}");
         }
