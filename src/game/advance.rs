@@ -84,6 +84,9 @@ pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
         return Ok(false);
     }
     let position = position_of(map, state)?;
+    if let Some(r) = super::variants::ready(state, position.phase.kind) {
+        return Ok(r);
+    }
     let owing = played_powers(map, state)
         .into_iter()
         .filter(|(p, _)| owes_orders(map, &position, *p))
@@ -157,7 +160,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
             preferences: m.preferences.clone(),
         })
         .collect();
-    let powers: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
+    let powers = super::variants::playable_powers(&g.state, map);
     let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
     for (address, power) in &assigned {
         if let Some(m) = g
@@ -180,6 +183,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     }
     g.state.draws.extend(draws);
     g.state.status = Status::Active;
+    super::variants::started(&mut g.state);
     process::enter_phase(map, &mut g.state, &Position::initial(map));
     schedule(map, &mut g.state, now)?;
     let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
@@ -301,6 +305,8 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
     if finished {
         announce_end(work, key)?;
+    } else {
+        super::variants::after_phase(work, key, &played.adjudication.after)?;
     }
     Ok(())
 }
@@ -392,6 +398,10 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     if g.state.status != Status::Active {
         return Ok(0);
     }
+    if let Some(n) = super::variants::due(work, key)? {
+        return Ok(n);
+    }
+    let g = work.game(key);
     let map = map_for(&g.state.settings.variant)?;
     let (Some(deadline), grace) = (g.state.clock.deadline, g.state.clock.grace) else {
         return Ok(0);

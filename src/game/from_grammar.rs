@@ -38,18 +38,35 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
             }
             Entry::Command(c) => {
                 let text = command_canonical(map, c);
+                // A variant's options on `CREATE`: the variant to create, and a
+                // command applied right after it.
+                let extra = super::variants::create_options(c);
                 match request(map, c, now, tz) {
-                    Ok(Some(request)) => out.push(Line::Command {
-                        line: l.line,
-                        text,
-                        request,
-                    }),
+                    Ok(Some(mut request)) => {
+                        if let (Some((v, _)), Request::Create { variant, .. }) =
+                            (&extra, &mut request)
+                        {
+                            variant.clone_from(v);
+                        }
+                        out.push(Line::Command {
+                            line: l.line,
+                            text: text.clone(),
+                            request,
+                        })
+                    }
                     Ok(None) => {}
                     Err(message) => out.push(Line::Error {
                         line: l.line,
-                        text,
+                        text: text.clone(),
                         message,
                     }),
+                }
+                if let Some((_, request)) = extra {
+                    out.push(Line::Command {
+                        line: l.line,
+                        text,
+                        request,
+                    });
                 }
             }
             Entry::Error { error, .. } => {
@@ -160,6 +177,8 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetAddress(a) => R::SetAddress(a.clone()),
         Command::Predict => R::Predict,
         Command::SetVariant(v) => R::SetVariant(v.clone()),
+        Command::MapBlock(text) => R::SubmitMap(text.clone()),
+        Command::SetMasters(list) => R::SetMasters(list.clone()),
         Command::Summary(g) => R::Summary(g.clone()),
         Command::Whogame(g) => R::WhoGame(g.clone()),
         Command::Help(None) => R::Help,
@@ -234,6 +253,64 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             }
             .to_string(),
         ),
-        other => R::Unsupported(command_canonical(map, other)),
+        Command::Enter { game, password } => R::SignOn {
+            power: None,
+            game: game.clone(),
+            password: password.clone(),
+        },
+        other => match agora_command(other) {
+            Some(c) => R::Agora(c),
+            None => R::Unsupported(command_canonical(map, other)),
+        },
     }))
+}
+
+/// The Agora tournament's commands.
+fn agora_command(c: &Command) -> Option<super::variants::agora::AgoraCommand> {
+    use super::variants::agora::AgoraCommand as A;
+    Some(match c {
+        Command::GetRegulations(n) => A::GetRegulations(*n),
+        Command::Propose(t) => A::Propose(t.clone()),
+        Command::WithdrawProposal(n) => A::Withdraw(*n),
+        Command::VoteProposal {
+            proposal,
+            in_favour,
+        } => A::Vote {
+            proposal: *proposal,
+            in_favour: *in_favour,
+        },
+        Command::Assistant {
+            address,
+            orders,
+            role,
+        } => A::Assistant {
+            address: address.clone(),
+            orders: *orders,
+            role: role.clone(),
+        },
+        Command::RemoveContestant(a) => A::Remove(a.clone()),
+        Command::AddContestant {
+            address,
+            password,
+            consented,
+        } => A::Add {
+            address: address.clone(),
+            password: password.clone(),
+            consented: *consented,
+        },
+        Command::Substitute { from, to, password } => A::Substitute {
+            from: from.clone(),
+            to: to.clone(),
+            password: password.clone(),
+        },
+        Command::AmendRegulations(t) => A::Amend(t.clone()),
+        Command::EndTournament(t) => A::End(t.clone()),
+        Command::ProposalEffect { proposal, text } => A::Effect {
+            proposal: *proposal,
+            text: text.clone(),
+        },
+        Command::DeclareDraw => A::DeclareDraw,
+        Command::SetWinners(list) => A::SetWinners(list.clone()),
+        _ => return None,
+    })
 }

@@ -185,6 +185,17 @@ pub struct GameState {
     /// Grand Tournament Diplomacy: countries, commanders, heads of government.
     #[serde(default)]
     pub gtd: Option<super::variants::gtd::GtdGame>,
+    /// Twilight Zone: the players' maps and the map each order names.
+    #[serde(default)]
+    pub twilight: Option<super::variants::twilight::TwilightGame>,
+    /// Masters Rules: the rules chosen, minors and rebels, orders kept until
+    /// the deadline.
+    #[serde(default)]
+    pub masters: Option<super::variants::masters::MastersGame>,
+    /// The Agora Birthday Tournament: contestants, the living regulations,
+    /// proposals and votes, assistants, the draw clock, the winners.
+    #[serde(default)]
+    pub agora: Option<crate::variant::agora::state::Agora>,
 }
 
 impl GameState {
@@ -206,6 +217,9 @@ impl GameState {
             outcome: None,
             next_seq: 0,
             gtd: None,
+            twilight: None,
+            masters: None,
+            agora: None,
         }
     }
 

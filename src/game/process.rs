@@ -56,13 +56,19 @@ pub enum ProcessError {
 }
 
 /// The variants this judge runs.
-pub const VARIANTS: &[&str] = &["standard", "gtd"];
+pub const VARIANTS: &[&str] = &["standard", "masters", "gtd", "agora", "twilight"];
 
 /// The map of a variant.
 pub fn map_for(variant: &str) -> Result<&'static Map, ProcessError> {
     match variant.to_ascii_lowercase().as_str() {
         "standard" | "" => Ok(Map::standard()),
         "gtd" => Ok(Map::standard()),
+        // Twilight Zone: the standard board less Sevastopol's centre; each
+        // player's own borders come with the game (`variants::twilight`).
+        "twilight" => Ok(crate::variant::twilight::base()),
+        "agora" => Ok(Map::standard()),
+        // Masters Rules with minor powers (MR1): the standard map and its minors.
+        "masters" => Ok(crate::variant::masters::minors::standard()),
         other => Err(ProcessError::UnknownVariant(other.to_string())),
     }
 }
@@ -116,7 +122,11 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
             });
         }
     }
-    let adjudication = adjudicate(map, &rules, &Countries, &position, &given);
+    let adjudication = match super::variants::adjudicate(map, &rules, state, &position, &mut given)
+    {
+        Some(a) => a,
+        None => adjudicate(map, &rules, &Countries, &position, &given),
+    };
     let results = adjudication
         .resolutions
         .iter()
@@ -139,7 +149,9 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
     };
     enter_phase(map, state, &adjudication.after);
     state.next_seq += 1;
-    if let Some(winner) = solo_winner(map, &adjudication.after) {
+    if let Some(winner) = solo_winner(map, &adjudication.after)
+        && super::variants::solo_ends_game(state)
+    {
         state.outcome = Some(Outcome::Solo {
             power: power_name(map, winner),
         });

@@ -129,6 +129,8 @@ pub enum Request {
     Predict,
     /// `SET VARIANT <name>` (master, while forming).
     SetVariant(String),
+    /// `SET MASTERS MR1,MR2` (master, while forming): the Masters Rules played.
+    SetMasters(String),
     Version,
     Resign,
     // Master commands.
@@ -165,6 +167,10 @@ pub enum Request {
     },
     /// A command the engine does not carry out yet; answered as such.
     Unsupported(String),
+    /// `MAP ... ENDMAP`: a player's own map (Twilight Zone), the block's text.
+    SubmitMap(String),
+    /// `ENTER`, proposals, votes, the Gamemaster's acts... of an Agora tournament.
+    Agora(super::variants::agora::AgoraCommand),
     /// A variant's own order (`A PAR DEFECT TO Germany`, `VOTE ...`); the
     /// game's variant takes it or refuses it.
     Variant(crate::grammar::VariantOrder),

@@ -194,6 +194,12 @@ impl Session<'_, '_, '_> {
             self.cond_replaced.push((name.clone(), power.to_string()));
         }
         let canon = order_text(map, &o.order);
+        self.given.push((
+            key.into(),
+            power.into(),
+            name.clone(),
+            format!("{canon} (conditional)"),
+        ));
         self.work.tx.insert_order(&NewOrder {
             game: id,
             phase: &name,

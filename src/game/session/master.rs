@@ -31,7 +31,12 @@ impl Session<'_, '_, '_> {
                     self.fail(line, text, format!("{name} has already started"));
                 } else if self.work.game(&key).state.players().count() == 0 {
                     self.fail(line, text, format!("{name} has no players yet"));
+                } else if let Some(why) =
+                    crate::game::variants::may_begin(&self.work.game(&key).state, self.now())
+                {
+                    self.fail(line, text, why);
                 } else {
+                    crate::game::variants::force_begin(&mut self.work.game_mut(&key).state);
                     self.pending_start = Some(key);
                     self.ok(text, format!("{name} will start now."));
                 }
@@ -273,6 +278,13 @@ impl Session<'_, '_, '_> {
                     let v = v.to_ascii_lowercase();
                     self.work.game_mut(&key).state.settings.variant = v.clone();
                     self.ok(text, format!("{name} will be played as {v}."));
+                }
+            }
+            SetMasters(list) => {
+                let g = self.work.game_mut(&key);
+                match crate::game::variants::set_masters(&mut g.state, list) {
+                    Ok(m) => self.ok(text, m),
+                    Err(m) => self.fail(line, text, m),
                 }
             }
             SetClock { kind, field } => {

@@ -8,6 +8,8 @@ mod press;
 mod seats;
 mod votes;
 
+pub use account::{GUESS_LIMIT, GUESS_WINDOW};
+
 use chrono::{DateTime, Utc};
 
 use super::EngineError;
@@ -72,6 +74,9 @@ pub struct Session<'w, 't, 'c> {
     /// (phase, power) whose conditional orders from earlier mails this mail
     /// has already replaced.
     cond_replaced: Vec<(String, String)>,
+    /// Orders stored by this mail: (game key, power, phase, canonical order),
+    /// for the variant's log of who submitted what.
+    given: Vec<(String, String, String, String)>,
 }
 
 fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
@@ -96,6 +101,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             open_if: None,
             blocks: 0,
             cond_replaced: Vec::new(),
+            given: Vec::new(),
         }
     }
 
@@ -132,7 +138,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                     line,
                     text,
                     message,
-                } => self.fail(*line, text, message),
+                } => self.line_error(*line, text, message)?,
                 Line::Order { line, text, order } => self.pending.push(PendingOrder {
                     line: *line,
                     text: text.clone(),
@@ -161,6 +167,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for key in std::mem::take(&mut self.votes_changed) {
             advance::check_votes(self.work, &key)?;
         }
+        self.report_given()?;
         if let Some(ctx) = self.context.clone()
             && matches!(ctx.who, Who::Power(_))
         {
@@ -283,6 +290,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 }
             }
         }
+        if self.open_if.is_none() && self.target.is_none_or(|t| t == position.phase) {
+            pending = self.variant_power_orders(&key, &power, pending)?;
+            if pending.is_empty() {
+                return Ok(());
+            }
+        }
         if self.open_if.is_some() {
             return self.store_conditional(&key, map, p, &power, &position, pending);
         }
@@ -340,6 +353,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let phase_name = position.phase.to_string();
         for o in &good {
             let canon = order_text(map, &o.order);
+            self.given
+                .push((key.into(), power.into(), phase_name.clone(), canon.clone()));
             self.work.tx.insert_order(&NewOrder {
                 game: id,
                 phase: &phase_name,
@@ -393,6 +408,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let id = g.row.id;
         for o in &pending {
             let canon = order_text(map, &o.order);
+            self.given
+                .push((key.into(), power.into(), name.clone(), canon.clone()));
             self.work.tx.insert_order(&NewOrder {
                 game: id,
                 phase: &name,
@@ -404,6 +421,41 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 inbound: self.work.inbound,
             })?;
             self.ok(&o.text, format!("Stored for {name}: {canon}"));
+        }
+        Ok(())
+    }
+
+    /// Hands the orders this mail stored to the variant, one call per power.
+    fn report_given(&mut self) -> Result<(), EngineError> {
+        let mut given = std::mem::take(&mut self.given);
+        while let Some((key, power, _, _)) = given.first().cloned() {
+            let (mine, rest): (Vec<_>, Vec<_>) = given
+                .into_iter()
+                .partition(|(k, p, _, _)| *k == key && *p == power);
+            given = rest;
+            let orders: Vec<(String, String)> =
+                mine.into_iter().map(|(_, _, ph, o)| (ph, o)).collect();
+            let sender = self.sender.clone();
+            super::variants::orders_given(self.work, &key, &power, &sender, &orders)?;
+        }
+        Ok(())
+    }
+
+    /// An Agora tournament command, for the game signed on to.
+    fn agora(
+        &mut self,
+        line: usize,
+        text: &str,
+        command: &super::variants::agora::AgoraCommand,
+    ) -> Result<(), EngineError> {
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        let sender = self.sender.clone();
+        let master = ctx.who == Who::Master;
+        match super::variants::agora_command(self.work, &ctx.key, &sender, master, command)? {
+            Ok(m) => self.ok(text, m),
+            Err(m) => self.fail(line, text, m),
         }
         Ok(())
     }
@@ -494,7 +546,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 power: Some(p),
                 game,
                 password,
-            } => self.sign_on(line, text, p, game, password),
+            } => self.guarded_sign_on(line, text, p, game, password),
             Observe { game, password } => self.observe(line, text, game, password),
             SetPreference(groups) => self.set_preference(line, text, groups),
             SetTimezone(zone) => self.set_timezone(line, text, zone),
@@ -553,6 +605,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 Ok(())
             }
             Variant(order) => self.variant_order(line, text, order),
+            SubmitMap(design) => self.submit_map(line, text, design),
+            Agora(c) => self.agora(line, text, c),
             _ => self.master_command(line, text, request),
         }
     }
@@ -577,6 +631,30 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
         }
         Ok(())
+    }
+
+    /// Orders for the current phase the game's variant takes itself (Masters:
+    /// variable control, adjustments); the rest are returned for the generic way.
+    fn variant_power_orders(
+        &mut self,
+        key: &str,
+        power: &str,
+        pending: Vec<PendingOrder>,
+    ) -> Result<Vec<PendingOrder>, EngineError> {
+        let orders: Vec<(String, Order)> =
+            pending.iter().map(|p| (p.text.clone(), p.order)).collect();
+        let sender = self.sender.clone();
+        let answers =
+            super::variants::take_power_orders(self.work, key, &sender, power, &orders)?;
+        let mut rest = Vec::new();
+        for (p, answer) in pending.into_iter().zip(answers) {
+            match answer {
+                None => rest.push(p),
+                Some(Ok(m)) => self.ok(&p.text, m),
+                Some(Err(m)) => self.fail(p.line, &p.text, m),
+            }
+        }
+        Ok(rest)
     }
 
     /// A variant's own order, for the variant of the game signed on to.

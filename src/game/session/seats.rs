@@ -49,6 +49,7 @@ impl Session<'_, '_, '_> {
         // The game's wall clock is its creator's zone.
         settings.schedule.timezone = self.work.zone_of(&self.sender).name().to_string();
         let mut state = GameState::new(game, settings);
+        crate::game::variants::created(&mut state, &self.sender, self.now());
         let secret = self.next_secret();
         state.lot_commitment = Some(secret.commitment());
         state
@@ -132,12 +133,27 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        if g.state
+        let joined = g
+            .state
             .players()
-            .any(|m| m.address.eq_ignore_ascii_case(&self.sender))
-        {
+            .find(|m| m.address.eq_ignore_ascii_case(&self.sender))
+            .map(|m| verify_password(password, &m.password_hash));
+        if let Some(known) = joined {
+            // A joined player signs on again (to send what the forming game
+            // still needs, such as a Twilight Zone map) with the same password.
             let name = g.state.name.clone();
-            self.fail(line, text, format!("you have already joined {name}"));
+            if known {
+                self.context = Some(Context {
+                    key,
+                    who: Who::Joined,
+                });
+                self.ok(
+                    text,
+                    format!("You have already joined {name}; signed on (powers are not assigned yet)."),
+                );
+            } else {
+                self.fail(line, text, format!("you have already joined {name}"));
+            }
             return Ok(());
         }
         let m = member(&self.sender, Role::Player, password)?;
@@ -256,7 +272,9 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let map = map_for(&g.state.settings.variant)?;
-        let Some(p) = power_by_initial(map, power) else {
+        let seat = power_by_initial(map, power)
+            .or_else(|| crate::game::variants::played_power_by_initial(&g.state, map, power));
+        let Some(p) = seat else {
             self.fail(line, text, format!("there is no power {power:?} in {name}"));
             return Ok(());
         };
@@ -271,6 +289,12 @@ impl Session<'_, '_, '_> {
             Some(m) if !verify_password(password, &m.password_hash) => {
                 self.fail(line, text, format!("wrong password for {pname} in {name}"))
             }
+            Some(_)
+                if let Some(why) =
+                    crate::game::variants::sign_on_refusal(&g.state, &pname, &self.sender) =>
+            {
+                self.fail(line, text, why)
+            }
             Some(_) => {
                 self.context = Some(Context {
                     key,
@@ -279,6 +303,24 @@ impl Session<'_, '_, '_> {
                 self.target = None;
                 self.ok(text, format!("Signed on as {pname} in {name}."));
             }
+        }
+        Ok(())
+    }
+
+    /// `MAP ... ENDMAP`: a joined player's own map, for the game's variant.
+    pub(super) fn submit_map(
+        &mut self,
+        line: usize,
+        text: &str,
+        design: &str,
+    ) -> Result<(), EngineError> {
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        let sender = self.sender.clone();
+        match crate::game::variants::submit_map(self.work, &ctx.key, &sender, design)? {
+            Ok(m) => self.ok(text, m),
+            Err(m) => self.fail(line, text, m),
         }
         Ok(())
     }

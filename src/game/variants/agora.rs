@@ -1,1 +1,252 @@
 //! The engine side of the `agora` variant (rules in `crate::variant::agora`).
+//!
+//! Where it plugs in (each through one dispatch function in `variants`):
+//! - creation: the settings of section 15 and an empty tournament with the
+//!   creator as Gamemaster (`setup`);
+//! - joining: `ENTER` / `SIGNON ?game` enters the tournament (`join`);
+//! - signing on as a power: the contestant or an announced ordering assistant
+//!   (`sign_on_refusal`); orders given are logged with their submitter
+//!   (`orders_given`);
+//! - the start: powers by the engine's lot, then told to the tournament
+//!   (`started`); not before entry closes unless seven have entered (`may_begin`);
+//! - processing: movement waits for its deadline, retreats and adjustments
+//!   follow at once from the orders given with the movement (`ready`); no solo
+//!   ends the game by itself (`solo_ends_game`); after each turn, contestants
+//!   who cease, the draw clock and the winners' notice (`play::after_phase`);
+//! - the clock: a declared draw or announced winners (`play::due`);
+//! - the mail commands of the tournament (`commands::run`).
+
+mod commands;
+mod play;
+
+use chrono::{DateTime, Utc};
+
+use super::Answer;
+use super::super::EngineError;
+use super::super::advance;
+use super::super::model::{GameState, Member, Role, Settings};
+use super::super::work::Work;
+use crate::judge::Position;
+use crate::map::Map;
+use crate::phase::PhaseKind;
+use crate::store::hash_password;
+use crate::variant::agora::schedule::default_schedule;
+use crate::variant::agora::state::Agora;
+use crate::variant::agora::tournament::{CAP, Stage, Tournament};
+use crate::variant::agora::{Audience, Notice, person};
+
+pub use commands::{AgoraCommand, run as command};
+pub use play::{after_phase, due};
+
+/// The regulations until the Gamemaster publishes them (`AMEND REGULATIONS`).
+const UNPUBLISHED: &str =
+    "The Gamemaster has not yet published the regulations of this tournament.\n";
+
+/// Settings the regulations fix: the 2000 rulebook (its civil-disorder rule is
+/// section 24's), missed orders processed as civil disorder (section 24), the
+/// two-day turn of section 15, at most seven contestants.
+pub fn setup(settings: &mut Settings) {
+    settings.rules = "2000".to_string();
+    settings.nmr = true;
+    settings.wait_allowed = false;
+    settings.schedule = default_schedule();
+    settings.players_needed = CAP;
+}
+
+/// A new tournament with its creator as Gamemaster and Judge (section 0).
+pub fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
+    let tournament = Tournament::new(gamemaster, now, now);
+    state.agora = Some(Agora::new(tournament, UNPUBLISHED, &Position::initial(map)));
+}
+
+/// A person enters by announcement while the window is open and fewer than
+/// seven have entered (section 1): a player with the password given, and the
+/// entry published to the game. Play begins when the seventh enters.
+pub fn join(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    password: &str,
+) -> Result<Answer, EngineError> {
+    let now = work.now;
+    let g = work.game_mut(key);
+    let Some(agora) = g.state.agora.as_mut() else {
+        return Ok(Err("this game has no tournament".into()));
+    };
+    if agora.tournament.stage == Stage::Playing {
+        return Ok(Err(
+            "the tournament has begun: only the Gamemaster can make a contestant now (section 2)"
+                .into(),
+        ));
+    }
+    let notice = match agora.tournament.enter(sender, now) {
+        Ok(n) => n,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    let count = agora.tournament.contestants.len();
+    g.state.members.push(player(sender, password)?);
+    let name = g.state.name.clone();
+    deliver(work, key, vec![notice])?;
+    if count >= CAP {
+        advance::start(work, key)?;
+    }
+    Ok(Ok(format!(
+        "You have entered the tournament {name} ({count} of at most {CAP})."
+    )))
+}
+
+/// After the generic start gave powers by lot (section 6): the tournament
+/// learns who plays what, and play begins.
+pub fn started(map: &Map, state: &mut GameState) {
+    let members: Vec<(String, Option<String>)> = state
+        .members
+        .iter()
+        .filter(|m| m.role == Role::Player)
+        .map(|m| (person(&m.address), m.power.clone()))
+        .collect();
+    let Some(agora) = state.agora.as_mut() else {
+        return;
+    };
+    for c in &mut agora.tournament.contestants {
+        c.power = members
+            .iter()
+            .find(|(a, _)| *a == c.person)
+            .and_then(|(_, p)| p.as_deref())
+            .and_then(|p| map.power(p));
+    }
+    agora.tournament.stage = Stage::Playing;
+}
+
+fn player(address: &str, password: &str) -> Result<Member, EngineError> {
+    Ok(Member {
+        address: address.to_string(),
+        role: Role::Player,
+        power: None,
+        password_hash: hash_password(password)?,
+        preferences: Vec::new(),
+        wait: false,
+        draw: None,
+        concede: None,
+        absences: Vec::new(),
+        abandoned: false,
+    })
+}
+
+/// Who may sign on as a power: its contestant, or an assistant e announced as
+/// one who submits orders (section 7). `None`: allowed.
+pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
+    let agora = state.agora.as_ref()?;
+    let player = state.player_of(power)?;
+    let sender = person(sender);
+    if person(&player.address) == sender
+        || agora.assistants.orders_for(&sender) == Some(&person(&player.address))
+    {
+        return None;
+    }
+    Some(format!(
+        "{sender} is neither the contestant playing {power} nor an assistant e announced \
+         with ASSISTANT {sender} ORDERS (section 7)"
+    ))
+}
+
+/// Logs orders given in one mail with their submitter; when the submitter is
+/// an assistant, tells the contestant what was submitted for eir country and
+/// by whom (section 7). `orders`: (phase, canonical order).
+pub fn orders_given(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    power: &str,
+    sender: &str,
+    orders: &[(String, String)],
+) -> Result<(), EngineError> {
+    let g = work.game_mut(key);
+    let Ok(map) = super::super::process::map_for(&g.state.settings.variant) else {
+        return Ok(());
+    };
+    let (Some(p), Some(owner)) = (
+        map.power(power),
+        g.state.player_of(power).map(|m| m.address.clone()),
+    ) else {
+        return Ok(());
+    };
+    let turn = g.state.phase_name().unwrap_or_default().to_string();
+    let Some(agora) = g.state.agora.as_mut() else {
+        return Ok(());
+    };
+    for (phase, order) in orders {
+        let entry = crate::variant::agora::assistants::OrderEntry {
+            turn: phase.clone(),
+            power: p,
+            order: order.clone(),
+            submitted_by: person(sender),
+        };
+        // The Gamemaster ordering with BECOME is no one's submission to log.
+        let _ = agora.assistants.log_order(&owner, sender, entry);
+    }
+    if person(sender) != person(&owner) {
+        let notice = agora.assistants.notice(&owner, p, &turn);
+        deliver(work, key, vec![notice])?;
+    }
+    Ok(())
+}
+
+/// The Gamemaster starts play only once entry has closed or seven have entered.
+pub fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
+    let t = &state.agora.as_ref()?.tournament;
+    if t.contestants.len() < CAP && now < t.entry_closes() {
+        return Some(format!(
+            "entry is open until {} (section 1); play begins when it closes or seven have entered",
+            t.entry_closes().format("%Y-%m-%d %H:%M UTC")
+        ));
+    }
+    None
+}
+
+/// Early processing: never for movement (orders may be changed until the
+/// deadline, section 15); retreats and adjustments at once, from the orders
+/// given with the movement; nothing while a draw or winners are pending.
+pub fn ready(state: &GameState, kind: PhaseKind) -> bool {
+    let Some(agora) = &state.agora else {
+        return false;
+    };
+    !suspended(agora) && kind != PhaseKind::Movement
+}
+
+/// A declared draw or announced winners stop play until they take effect.
+fn suspended(agora: &Agora) -> bool {
+    agora.draw_clock.declared.is_some()
+        || agora.victory.pending.is_some()
+        || agora.victory.winners.is_some()
+}
+
+/// Sends the core's notices: public ones to everyone in the game, private
+/// ones to their one reader.
+pub fn deliver(work: &mut Work<'_, '_>, key: &str, notices: Vec<Notice>) -> Result<(), EngineError> {
+    if notices.is_empty() {
+        return Ok(());
+    }
+    let judge = work.judge.clone();
+    let g = work.game(key);
+    let (id, state) = (g.row.id, g.state.clone());
+    let subject = advance::subject(&judge, &state, "Tournament");
+    for n in notices {
+        match n.to {
+            Audience::Public => {
+                advance::broadcast(work, &state, &subject, &n.text, Some(id))?;
+            }
+            Audience::Private(to) => {
+                let body = format!(":: Judge: {judge}  Game: {}\n\n{}\n", state.name, n.text);
+                work.send(&to, subject.clone(), body, Some(id), false);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Stops the turn clock until `at`, when the clock calls `due` again.
+fn suspend(state: &mut GameState, at: DateTime<Utc>) {
+    state.clock.deadline = Some(at);
+    state.clock.grace = Some(at);
+    state.clock.late_notice_sent = false;
+    state.clock.explicit = true;
+}

@@ -24,12 +24,20 @@ pub fn settings(settings: &mut Settings) {
     if settings.variant == "gtd" {
         gtd::settings(settings);
     }
+    if settings.variant == "agora" {
+        agora::setup(settings);
+    }
 }
 
 /// Hook: starting a full forming game. `true` when the variant started it.
 pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+    masters::before_start(&mut work.game_mut(key).state);
     if work.game(key).state.settings.variant == "gtd" {
         gtd::start(work, key)?;
+        return Ok(true);
+    }
+    if work.game(key).state.settings.variant == twilight::NAME {
+        twilight::start(work, key)?;
         return Ok(true);
     }
     Ok(false)
@@ -53,6 +61,9 @@ pub fn join(
 ) -> Result<Option<Answer>, EngineError> {
     if work.game(key).state.gtd.is_some() {
         return gtd::join(work, key, sender, password).map(Some);
+    }
+    if work.game(key).state.agora.is_some() {
+        return agora::join(work, key, sender, password).map(Some);
     }
     Ok(None)
 }
@@ -85,6 +96,9 @@ pub fn take_variant_order(
     if work.game(key).state.gtd.is_some() {
         return gtd::take(work, key, sender, gtd::Item::Variant(order.clone()));
     }
+    if work.game(key).state.masters.is_some() {
+        return masters::take_variant_order(work, key, sender, order);
+    }
     let variant = work.game(key).state.settings.variant.clone();
     Ok(Err(format!(
         "this order is not part of the {variant} variant; the line was not applied"
@@ -99,3 +113,256 @@ pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer
     Ok(Err("nothing to resign".into()))
 }
 
+/// Hook: orders of a power's player that the variant takes itself (Masters:
+/// orders for units in civil disorder, every adjustment order). One answer per
+/// order; `None`: the order goes the generic way.
+pub fn take_power_orders(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    power: &str,
+    orders: &[(String, Order)],
+) -> Result<Vec<Option<Answer>>, EngineError> {
+    if work.game(key).state.masters.is_some() {
+        return masters::take_power_orders(work, key, sender, power, orders);
+    }
+    if work.game(key).state.twilight.is_some() {
+        return twilight::take_power_orders(work, key, sender, power, orders);
+    }
+    Ok(vec![None; orders.len()])
+}
+
+/// Hook: the adjudication of the current phase, for variants that change it
+/// (Masters: variable control, its own adjustment phase). `given` is replaced
+/// by the orders adjudicated. `None`: the judge's own.
+pub fn adjudicate(
+    map: &crate::map::Map,
+    rules: &crate::judge::Rules,
+    state: &mut GameState,
+    position: &crate::judge::Position,
+    given: &mut Vec<crate::orders::PowerOrder>,
+) -> Option<crate::judge::Adjudication> {
+    if state.masters.is_some() {
+        return Some(masters::adjudicate(map, rules, state, position, given));
+    }
+    if state.twilight.is_some() {
+        return Some(twilight::adjudicate(rules, state, position, given));
+    }
+    None
+}
+
+/// Hook: `MAP ... ENDMAP`, a player's map (Twilight Zone).
+pub fn submit_map(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    text: &str,
+) -> Result<Answer, EngineError> {
+    if work.game(key).state.settings.variant == twilight::NAME {
+        return twilight::submit(work, key, sender, text);
+    }
+    let variant = work.game(key).state.settings.variant.clone();
+    Ok(Err(format!(
+        "maps are submitted only in Twilight Zone games; this game is {variant}"
+    )))
+}
+
+/// Hook: the master's `FORCE BEGIN` was accepted (Twilight Zone: start
+/// without waiting for the players' maps).
+pub fn force_begin(state: &mut GameState) {
+    if state.settings.variant == twilight::NAME {
+        twilight::force(state);
+    }
+}
+
+/// Hook: the season report of a phase just played, as the variant prints it
+/// (Twilight Zone: the map each order used, years BC, no borders disclosed).
+pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
+    if state.twilight.is_some() {
+        twilight::edit_report(state, report);
+    }
+}
+
+/// Hook: can a stored phase be reported again by adjudicating its orders on
+/// the game's map? (Twilight Zone: no, the orders used their own maps.)
+pub fn replays(state: &GameState) -> bool {
+    state.twilight.is_none()
+}
+
+/// Hook: `SET MASTERS` (and the Masters Rules chosen at `CREATE`).
+pub fn set_masters(state: &mut GameState, list: &str) -> Answer {
+    masters::set_options(state, list)
+}
+
+/// Hook: lines a variant adds to the report of the phase just played.
+pub fn report_sections(state: &GameState) -> Vec<String> {
+    if state.masters.is_some() {
+        return masters::report_lines(state);
+    }
+    Vec::new()
+}
+
+/// Hook: the map a mail is read with: that of the game its first `SIGNON`,
+/// `OBSERVE` or `JOIN` names, when the game's variant has its own (Masters
+/// minor powers); else the standard map.
+pub fn mail_map(
+    tx: &crate::store::Tx<'_>,
+    body: &crate::grammar::Body,
+) -> Result<&'static crate::map::Map, EngineError> {
+    use crate::grammar::{Command, Entry};
+    let standard = crate::map::Map::standard();
+    let game = body.lines.iter().find_map(|l| match &l.entry {
+        Entry::Command(Command::Signon { game, .. })
+        | Entry::Command(Command::Observe { game, .. })
+        | Entry::Command(Command::Join {
+            game: Some(game), ..
+        }) => Some(game.clone()),
+        _ => None,
+    });
+    let Some(row) = game.map(|g| tx.game_by_name(&g)).transpose()?.flatten() else {
+        return Ok(standard);
+    };
+    let settings: Result<super::model::Settings, _> = serde_json::from_str(&row.settings);
+    Ok(settings
+        .ok()
+        .and_then(|s| super::process::map_for(&s.variant).ok())
+        .unwrap_or(standard))
+}
+
+/// Hook: a variant's options on a `CREATE` line: the variant the game is
+/// created with, and a request applied right after (Masters: `SET MASTERS`).
+pub fn create_options(
+    command: &crate::grammar::Command,
+) -> Option<(Option<String>, super::request::Request)> {
+    masters::create_options(command)
+        .map(|(variant, list)| (variant, super::request::Request::SetMasters(list)))
+}
+
+/// Hook: a one-letter seat several powers of the map share (Masters minors:
+/// `T` is Turkey and Tunis): the one power with that initial that players play.
+pub fn played_power_by_initial(
+    state: &GameState,
+    map: &crate::map::Map,
+    initial: &str,
+) -> Option<crate::map::Power> {
+    let mut chars = initial.trim().chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    state.masters.as_ref()?;
+    let great = crate::map::Map::standard().powers().len();
+    let found: Vec<usize> = (0..great.min(map.powers().len()))
+        .filter(|&i| {
+            map.powers()[i]
+                .name
+                .chars()
+                .next()
+                .is_some_and(|f| f.eq_ignore_ascii_case(&c))
+        })
+        .collect();
+    match found.as_slice() {
+        [only] => Some(crate::map::Power(*only as u8)),
+        _ => None,
+    }
+}
+
+/// Hook: the powers players are given at the start (Masters: the great powers,
+/// not the minors of MR1).
+pub fn playable_powers(state: &GameState, map: &crate::map::Map) -> Vec<String> {
+    let all = map.powers().iter().map(|p| p.name.clone());
+    match &state.masters {
+        Some(m) => all.take(m.rules.great as usize).collect(),
+        None => all.collect(),
+    }
+}
+
+/// Hook: a game just created (`CREATE`), with its creator as master (Agora:
+/// the tournament, its creator the Gamemaster).
+pub fn created(state: &mut GameState, creator: &str, now: chrono::DateTime<chrono::Utc>) {
+    if state.settings.variant == "agora" {
+        agora::created(crate::map::Map::standard(), state, creator, now);
+    }
+}
+
+/// Hook: a forming game has just started, powers given (Agora: the
+/// tournament learns who plays what).
+pub fn started(state: &mut GameState) {
+    if state.agora.is_some() {
+        agora::started(crate::map::Map::standard(), state);
+    }
+}
+
+/// Hook: why the master may not `FORCE BEGIN` now (`None`: may).
+pub fn may_begin(state: &GameState, now: chrono::DateTime<chrono::Utc>) -> Option<String> {
+    agora::may_begin(state, now)
+}
+
+/// Hook: why `sender` may not sign on as `power` though the password is right
+/// (Agora: only the contestant or an announced ordering assistant).
+pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
+    agora::sign_on_refusal(state, power, sender)
+}
+
+/// Hook: orders a power's seat gave in one mail, (phase, canonical order), with
+/// the sender (Agora: logged with their submitter; the contestant is told of
+/// an assistant's).
+pub fn orders_given(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    power: &str,
+    sender: &str,
+    orders: &[(String, String)],
+) -> Result<(), EngineError> {
+    if work.game(key).state.agora.is_some() {
+        agora::orders_given(work, key, power, sender, orders)?;
+    }
+    Ok(())
+}
+
+/// Hook: whether the current phase is processed before its deadline
+/// (`None`: when every order is in, the generic way).
+pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
+    if state.masters.is_some() {
+        return masters::ready(state, kind);
+    }
+    state.agora.as_ref()?;
+    Some(agora::ready(state, kind))
+}
+
+/// Hook: does a power with a majority of centres end the game at once? (Agora:
+/// no; the judge announces winners with notice.)
+pub fn solo_ends_game(state: &GameState) -> bool {
+    state.agora.is_none()
+}
+
+/// Hook: after a phase is processed and reported.
+pub fn after_phase(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    after: &crate::judge::Position,
+) -> Result<(), EngineError> {
+    if work.game(key).state.agora.is_some() {
+        agora::after_phase(work, key, after)?;
+    }
+    Ok(())
+}
+
+/// Hook: the clock's call for a game whose deadline passed; `Some(n)`: the
+/// variant dealt with it (`n` phases processed).
+pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
+    if work.game(key).state.agora.is_some() {
+        return agora::due(work, key);
+    }
+    Ok(None)
+}
+
+/// Hook: the Agora tournament's commands (`answer` for the reply line).
+pub fn agora_command(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    master: bool,
+    command: &agora::AgoraCommand,
+) -> Result<Answer, EngineError> {
+    agora::command(work, key, sender, master, command)
+}
