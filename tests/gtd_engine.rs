@@ -40,7 +40,12 @@ fn started() -> Table {
     table.game = GAME.into();
     let a = table
         .engine
-        .apply_text("gm@judge.test", &format!("CREATE ?{GAME} gm-pw gtd\n"), None, table.now)
+        .apply_text(
+            "gm@judge.test",
+            &format!("CREATE ?{GAME} gm-pw gtd\n"),
+            None,
+            table.now,
+        )
         .unwrap();
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     for (i, p) in players().iter().enumerate() {
@@ -50,7 +55,10 @@ fn started() -> Table {
             _ => "",
         };
         let body = format!("SIGNON ?{GAME} pw-{p}\n{pref}");
-        let a = table.engine.apply_text(&addr(p), &body, None, table.now).unwrap();
+        let a = table
+            .engine
+            .apply_text(&addr(p), &body, None, table.now)
+            .unwrap();
         assert_eq!(a.errors, 0, "{}", a.reply_body);
     }
     assert_eq!(table.state().status, Status::Active);
@@ -70,7 +78,10 @@ fn commander(table: &mut Table, at: &str) -> String {
 }
 
 fn head(table: &mut Table, country: &str) -> Option<String> {
-    gtd(table).state.country(power(country)).and_then(|c| c.hog.clone())
+    gtd(table)
+        .state
+        .country(power(country))
+        .and_then(|c| c.hog.clone())
 }
 
 /// Mail from `player`: a sign-on, then `body`.
@@ -153,7 +164,12 @@ fn twenty_two_players_join_and_the_lot_gives_countries_units_and_heads() {
     for p in ["p01", "p02"] {
         assert_eq!(game.state.commanded(&position, france, p).len(), 1, "{p}");
     }
-    assert_eq!(game.state.commanded(&position, power("England"), "p03").len(), 1);
+    assert_eq!(
+        game.state
+            .commanded(&position, power("England"), "p03")
+            .len(),
+        1
+    );
     // The lot is auditable against the game's commitment.
     assert!(!s.draws.is_empty());
     assert_eq!(s.settings.rules, "1971");
@@ -162,7 +178,11 @@ fn twenty_two_players_join_and_the_lot_gives_countries_units_and_heads() {
         .into_iter()
         .find(|m| m.recipients.contains(&addr("p05")) && m.subject.contains("starting"))
         .expect("announcement");
-    assert!(announce.body.contains("head of government"), "{}", announce.body);
+    assert!(
+        announce.body.contains("head of government"),
+        "{}",
+        announce.body
+    );
 }
 
 #[test]
@@ -174,13 +194,20 @@ fn each_player_orders_only_the_units_they_command() {
     assert!(reply.contains("A LVP - YOR"), "{reply}");
     let a = mail(&mut table, &edi, "A LVP - WAL");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("does not command"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("does not command"),
+        "{}",
+        a.reply_body
+    );
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901M");
     let s = table.state();
     let pos = s.position.unwrap().to_position(map()).unwrap();
     assert!(pos.unit_at(prov("yor")).is_some());
-    assert_eq!(gtd(&mut table).state.commander_at(prov("yor")), Some(lvp.as_str()));
+    assert_eq!(
+        gtd(&mut table).state.commander_at(prov("yor")),
+        Some(lvp.as_str())
+    );
     let r = report(&mut table, &edi);
     assert!(r.contains("A LVP - YOR"), "{r}");
     assert!(r.contains(&lvp), "{r}");
@@ -247,17 +274,31 @@ fn a_unit_dislodges_a_unit_of_its_own_country_under_another_commander() {
     ok(&mut table, &ber, "A BER H");
     process(&mut table);
     let s = table.state();
-    assert_eq!(s.phase_name(), Some("S1901R"), "rule 4: the German army in Berlin is dislodged");
+    assert_eq!(
+        s.phase_name(),
+        Some("S1901R"),
+        "rule 4: the German army in Berlin is dislodged"
+    );
     let pos = position(&mut table);
     assert_eq!(pos.dislodged[0].unit.province(), prov("ber"));
-    assert_eq!(gtd(&mut table).state.commander_at(prov("ber")), Some(mun.as_str()));
+    assert_eq!(
+        gtd(&mut table).state.commander_at(prov("ber")),
+        Some(mun.as_str())
+    );
     // The dislodged unit's commander orders its retreat.
     let a = mail(&mut table, &mun, "A BER - PRU");
-    assert_eq!(a.errors, 1, "only the dislodged unit's commander: {}", a.reply_body);
+    assert_eq!(
+        a.errors, 1,
+        "only the dislodged unit's commander: {}",
+        a.reply_body
+    );
     ok(&mut table, &ber, "A BER - PRU");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901M");
-    assert_eq!(gtd(&mut table).state.commander_at(prov("pru")), Some(ber.as_str()));
+    assert_eq!(
+        gtd(&mut table).state.commander_at(prov("pru")),
+        Some(ber.as_str())
+    );
     let r = report(&mut table, &kie);
     assert!(r.contains("A BER - PRU"), "{r}");
 }
@@ -275,10 +316,20 @@ fn no_unit_attacks_a_unit_of_the_same_commander() {
     ok(&mut table, &mun, "A MUN - BER\nA BER H");
     ok(&mut table, &kie, "F KIE S A MUN - BER");
     process(&mut table);
-    assert_eq!(table.phase().to_string(), "F1901M", "rule 5: no dislodgement");
+    assert_eq!(
+        table.phase().to_string(),
+        "F1901M",
+        "rule 5: no dislodgement"
+    );
     let pos = position(&mut table);
-    assert_eq!(pos.unit_at(prov("ber")).map(|u| u.power), Some(power("Germany")));
-    assert_eq!(pos.unit_at(prov("mun")).map(|u| u.power), Some(power("Germany")));
+    assert_eq!(
+        pos.unit_at(prov("ber")).map(|u| u.power),
+        Some(power("Germany"))
+    );
+    assert_eq!(
+        pos.unit_at(prov("mun")).map(|u| u.power),
+        Some(power("Germany"))
+    );
 }
 
 // ------------------------------------------------------------------ rule 9
@@ -295,10 +346,18 @@ fn german_winter(table: &mut Table, n: usize, mine: usize, q: &str) {
     let others = ["p20", "p21", "p22", "p19", "p18", "p17", "p16", "p15"];
     let mut units: Vec<U<'_>> = Vec::new();
     for (i, at) in PLACES.iter().take(n).enumerate() {
-        let who = if i < mine { q } else { others[(i - mine) % others.len()] };
+        let who = if i < mine {
+            q
+        } else {
+            others[(i - mine) % others.len()]
+        };
         units.push(("Germany", "A", at, who));
     }
-    let owners: Vec<(&str, &str)> = CENTERS.iter().take(n + 1).map(|c| (*c, "Germany")).collect();
+    let owners: Vec<(&str, &str)> = CENTERS
+        .iter()
+        .take(n + 1)
+        .map(|c| (*c, "Germany"))
+        .collect();
     board(table, "W1901A", &units, &owners);
 }
 
@@ -363,4 +422,360 @@ fn only_the_head_of_government_builds_and_a_build_names_a_commander() {
     assert!(a.reply_body.contains("rule 9(B)"), "{}", a.reply_body);
     let r = build_refusal(&mut table, "p01", "BUILD A KIE COMMANDER p01");
     assert!(r.contains("not head of government"), "{r}");
+}
+
+// ------------------------------------------------------------------ rules 14-17
+
+#[test]
+fn an_insurrection_holds_two_elections_and_the_second_elects() {
+    let mut table = started();
+    let (par, mar, bre) = (
+        commander(&mut table, "par"),
+        commander(&mut table, "mar"),
+        commander(&mut table, "bre"),
+    );
+    // Spring: Paris declares insurrection; each commander votes for themselves.
+    ok(
+        &mut table,
+        &par,
+        "A PAR DECLARE INSURRECTION\nA PAR H\nVOTE France FOR {par}"
+            .replace("{par}", &par)
+            .as_str(),
+    );
+    ok(&mut table, &mar, &format!("A MAR H\nVOTE France FOR {mar}"));
+    ok(&mut table, &bre, &format!("F BRE H\nVOTE France FOR {bre}"));
+    process(&mut table);
+    let g = gtd(&mut table);
+    let france = g.state.country(power("France")).unwrap();
+    assert!(france.insurrection, "rule 14");
+    assert_eq!(
+        france.successor, None,
+        "17(C): nobody has more than half the units"
+    );
+    let r = report(&mut table, &bre);
+    assert!(r.contains("civil insurrection"), "{r}");
+    assert!(r.contains("Election in France"), "{r}");
+    assert!(r.contains("nobody elected"), "{r}");
+    // Fall: the insurrection goes on; a majority of the votes cast elects.
+    ok(&mut table, &par, &format!("VOTE France FOR {par}"));
+    ok(&mut table, &mar, &format!("VOTE France FOR {mar}"));
+    ok(&mut table, &bre, &format!("VOTE France FOR {mar}"));
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1901A");
+    assert_eq!(
+        head(&mut table, "France"),
+        Some(mar.clone()),
+        "17(D), in office from the Winter"
+    );
+    let r = report(&mut table, &par);
+    assert!(r.contains(&format!("elected: {mar}")), "{r}");
+    assert!(
+        r.contains(&format!("{bre} votes 1 for {mar}")),
+        "all votes are published: {r}"
+    );
+}
+
+#[test]
+fn the_head_of_government_has_no_powers_during_an_insurrection() {
+    let mut table = started();
+    let par = commander(&mut table, "par");
+    let hog = head(&mut table, "France").unwrap();
+    ok(&mut table, &par, "A PAR DECLARE INSURRECTION");
+    process(&mut table);
+    assert!(
+        gtd(&mut table)
+            .state
+            .country(power("France"))
+            .unwrap()
+            .insurrection
+    );
+    // From the season after the declaration, the head may not accept defections.
+    let bur = commander(&mut table, "mun");
+    ok(&mut table, &bur, "A MUN DEFECT TO France");
+    ok(&mut table, &hog, "ACCEPT DEFECTION A MUN");
+    process(&mut table);
+    let r = report(&mut table, &hog);
+    assert!(r.contains("rule 15"), "{r}");
+    assert_eq!(
+        position(&mut table).unit_at(prov("mun")).map(|u| u.power),
+        Some(power("Germany"))
+    );
+}
+
+// ------------------------------------------------------------------ rules 18-21
+
+#[test]
+fn a_secession_with_a_defection_to_the_new_country() {
+    let mut table = started();
+    let bre = commander(&mut table, "bre");
+    let mar = commander(&mut table, "mar");
+    ok(
+        &mut table,
+        &bre,
+        "F BRE DECLARE INDEPENDENCE \"Brittany\" HOME BRE PAR MAR\nACCEPT DEFECTION A MAR",
+    );
+    ok(&mut table, &mar, "A MAR DEFECT TO Brittany\nA MAR - GAS");
+    process(&mut table);
+    let g = gtd(&mut table);
+    let brittany = g
+        .state
+        .country_named("Brittany")
+        .expect("rule 18: a new country");
+    assert_eq!(
+        g.state.country(brittany).unwrap().hog.as_deref(),
+        Some(bre.as_str())
+    );
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_at(prov("bre")).map(|u| u.power), Some(brittany));
+    assert_eq!(
+        pos.unit_at(prov("gas")).map(|u| u.power),
+        Some(brittany),
+        "20: it defected and moved"
+    );
+    assert_eq!(
+        g.state.commander_at(prov("gas")),
+        Some(mar.as_str()),
+        "with its commander"
+    );
+    // Centers change hands only at the end of a Fall.
+    assert_eq!(pos.owner(prov("bre")), Some(power("France")));
+    let r = report(&mut table, "p10");
+    assert!(r.contains("New country (rule 18): Brittany"), "{r}");
+    // The new country's units are ordered the next season like any other.
+    ok(&mut table, &mar, "A GAS - SPA");
+    ok(&mut table, &bre, "F BRE H");
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_at(prov("spa")).map(|u| u.power), Some(brittany));
+    assert_eq!(pos.owner(prov("spa")), Some(brittany));
+    assert_eq!(pos.owner(prov("bre")), Some(brittany));
+    assert_eq!(table.phase().to_string(), "W1901A");
+}
+
+#[test]
+fn a_head_of_government_with_ten_wasted_acceptances_accepts_no_more() {
+    let mut table = started();
+    let hog = head(&mut table, "Germany").unwrap();
+    edit(&mut table, |s| {
+        let g = s.gtd.as_mut().unwrap();
+        g.state
+            .country_mut(power("Germany"))
+            .unwrap()
+            .wasted_acceptances = 9;
+    });
+    // An acceptance of a unit that does not defect is the tenth wasted one.
+    ok(&mut table, &hog, "ACCEPT DEFECTION A WAR");
+    process(&mut table);
+    assert_eq!(
+        gtd(&mut table)
+            .state
+            .country(power("Germany"))
+            .unwrap()
+            .wasted_acceptances,
+        10
+    );
+    let war = commander(&mut table, "war");
+    ok(&mut table, &war, "A WAR DEFECT TO Germany");
+    ok(&mut table, &hog, "ACCEPT DEFECTION A WAR");
+    process(&mut table);
+    let r = report(&mut table, &war);
+    assert!(r.contains("rule 21"), "{r}");
+    assert_eq!(
+        position(&mut table).unit_at(prov("war")).map(|u| u.power),
+        Some(power("Russia"))
+    );
+}
+
+// ------------------------------------------------------------------ rules 22-25
+
+#[test]
+fn a_dead_head_of_government_is_succeeded_and_a_stand_by_player_enters() {
+    let mut table = started();
+    let hog = head(&mut table, "England").unwrap();
+    let lvp = commander(&mut table, "lvp");
+    assert_eq!(hog, lvp);
+    let edi = commander(&mut table, "edi");
+    // One commander besides the head: the London fleet is also Edinburgh's.
+    edit(&mut table, |s| {
+        let g = s.gtd.as_mut().unwrap();
+        g.state.set_commander(prov("lon"), Some(edi.clone()));
+    });
+    // A 23rd player joins the stand-by list (rule 1).
+    let a = table
+        .engine
+        .apply_text(
+            &addr("p23"),
+            &format!("SIGNON ?{GAME} pw-p23\n"),
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(gtd(&mut table).state.standby.contains(&"p23".to_string()));
+    let reply = ok(&mut table, &hog, "RESIGN");
+    assert!(reply.contains("resigned"), "{reply}");
+    assert_eq!(head(&mut table, "England"), Some(edi.clone()), "rule 24(E)");
+    // The new head gives the dead commander's army to the stand-by player (23).
+    ok(&mut table, &edi, "APPOINT p23 TO A LVP");
+    process(&mut table);
+    let g = gtd(&mut table);
+    assert_eq!(g.state.commander_at(prov("lvp")), Some("p23"));
+    assert!(
+        g.state.is_active("p23"),
+        "rule 1: appointed, the stand-by player plays"
+    );
+    let a = mail(&mut table, &hog, "A LVP - YOR");
+    assert_eq!(a.errors, 1, "a resigned player's orders do not count");
+    ok(&mut table, "p23", "A LVP - YOR");
+}
+
+#[test]
+fn a_dead_head_of_government_with_several_commanders_left_gets_an_election() {
+    let mut table = started();
+    let hog = head(&mut table, "England").unwrap();
+    let edi = commander(&mut table, "edi");
+    let lon = commander(&mut table, "lon");
+    ok(&mut table, &hog, "RESIGN");
+    assert_eq!(head(&mut table, "England"), None);
+    process(&mut table);
+    // 24(A): the election is the season after the death.
+    ok(&mut table, &edi, &format!("VOTE England FOR {edi}"));
+    ok(&mut table, &lon, &format!("VOTE England FOR {edi}"));
+    process(&mut table);
+    assert_eq!(head(&mut table, "England"), Some(edi.clone()));
+}
+
+#[test]
+fn abdication_to_a_commander_who_accepts() {
+    let mut table = started();
+    let hog = head(&mut table, "Turkey").unwrap();
+    let smy = commander(&mut table, "smy");
+    assert_ne!(hog, smy);
+    ok(&mut table, &hog, &format!("ABDICATE TO {smy}"));
+    ok(&mut table, &smy, "ACCEPT SUCCESSION Turkey");
+    ok(&mut table, &hog, "RENAME Turkey \"Anatolia\"");
+    process(&mut table);
+    assert_eq!(head(&mut table, "Turkey"), Some(smy), "rule 25");
+    let g = gtd(&mut table);
+    assert_eq!(
+        g.state.country(power("Turkey")).unwrap().name,
+        "Anatolia",
+        "rule 26"
+    );
+}
+
+// ------------------------------------------------------------------ rules 10-12
+
+#[test]
+fn excess_units_not_redistributed_are_removed_by_lot() {
+    let mut table = started();
+    // p02 commands three of Germany's four units: one more than half (11 D).
+    german_winter(&mut table, 4, 3, "p02");
+    edit(&mut table, |s| {
+        let pos = s.position.as_mut().unwrap();
+        pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
+    });
+    set_head(&mut table, "Germany", "p19");
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_count(power("Germany")), 3);
+    let g = gtd(&mut table);
+    assert_eq!(g.state.commanded(&pos, power("Germany"), "p02").len(), 2);
+    assert!(g.state.draws.iter().any(|d| d.purpose.contains("11(F)")));
+    let r = report(&mut table, "p02");
+    assert!(r.contains("removed by lot (rule 11(F))"), "{r}");
+}
+
+#[test]
+fn a_redistribution_by_the_head_keeps_every_unit() {
+    let mut table = started();
+    german_winter(&mut table, 4, 3, "p02");
+    edit(&mut table, |s| {
+        let pos = s.position.as_mut().unwrap();
+        pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
+    });
+    set_head(&mut table, "Germany", "p19");
+    ok(&mut table, "p19", "APPOINT p05 TO A BER");
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_count(power("Germany")), 4);
+    assert_eq!(gtd(&mut table).state.commander_at(prov("ber")), Some("p05"));
+}
+
+#[test]
+fn removals_not_ordered_are_drawn_among_units_off_supply_centers() {
+    let mut table = started();
+    german_winter(&mut table, 4, 1, "p02");
+    // Germany keeps two centers for four units: two removals owed.
+    edit(&mut table, |s| {
+        let pos = s.position.as_mut().unwrap();
+        for c in ["KIE", "HOL", "DEN"] {
+            pos.owners.remove(c);
+        }
+    });
+    set_head(&mut table, "Germany", "p19");
+    ok(&mut table, "p19", "REMOVE A BER");
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_count(power("Germany")), 2);
+    assert!(pos.unit_at(prov("ber")).is_none(), "the head's removal");
+    let g = gtd(&mut table);
+    assert!(g.state.draws.iter().any(|d| d.purpose.contains("10(B)")));
+}
+
+// ------------------------------------------------------------------ rule 2
+
+#[test]
+fn eighteen_centers_end_the_game_with_the_final_place_list() {
+    let mut table = started();
+    let units: Vec<U<'_>> = vec![
+        ("Germany", "A", "ruh", "p01"),
+        ("Germany", "A", "mun", "p02"),
+        ("Germany", "F", "kie", "p03"),
+        ("Germany", "A", "ber", "p04"),
+        ("Russia", "A", "ukr", "p05"),
+        ("Russia", "F", "bla", "p06"),
+        ("Turkey", "A", "arm", "p07"),
+    ];
+    let mut owners: Vec<(&str, &str)> = [
+        "ber", "kie", "mun", "edi", "lon", "lvp", "bre", "par", "mar", "rom", "nap", "ven", "vie",
+        "bud", "tri", "hol", "den",
+    ]
+    .iter()
+    .map(|c| (*c, "Germany"))
+    .collect();
+    owners.push(("sev", "Russia"));
+    owners.push(("mos", "Russia"));
+    board(&mut table, "F1905M", &units, &owners);
+    set_head(&mut table, "Germany", "p04");
+    set_head(&mut table, "Russia", "p05");
+    set_head(&mut table, "Turkey", "p07");
+    ok(&mut table, "p01", "A RUH - BEL");
+    process(&mut table);
+    let s = table.state();
+    assert_eq!(s.status, Status::Finished);
+    let list = table
+        .outbox()
+        .into_iter()
+        .find(|m| m.recipients.contains(&addr("p09")) && m.subject.contains("Final Place List"))
+        .expect("the Final Place List is mailed");
+    let body = list.body;
+    let first = body
+        .lines()
+        .find(|l| l.trim_start().starts_with("1."))
+        .unwrap_or("");
+    assert!(
+        first.contains("p04"),
+        "2(C): the head of the biggest country first: {body}"
+    );
+    let pos = |who: &str| body.find(&format!(" {who} ")).unwrap_or(usize::MAX);
+    assert!(pos("p04") < pos("p01"), "{body}");
+    assert!(
+        pos("p01") < pos("p05"),
+        "its commanders before other heads: {body}"
+    );
+    assert!(
+        pos("p05") < pos("p06"),
+        "heads before the other survivors: {body}"
+    );
 }

@@ -147,7 +147,11 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         .into_iter()
         .map(|(address, prefs)| Entrant {
             name: game.seat(&address),
-            preferences: prefs.iter().flatten().filter_map(|p| map.power(p)).collect(),
+            preferences: prefs
+                .iter()
+                .flatten()
+                .filter_map(|p| map.power(p))
+                .collect(),
         })
         .collect();
     let position = Position::initial(map);
@@ -157,13 +161,28 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
             let state = g.state.clone();
             let id = g.row.id;
             let body = format!("Game {} cannot start: {e}.\n", state.name);
-            for to in state.masters().map(|m| m.address.clone()).collect::<Vec<_>>() {
-                work.send(&to, subject(&judge, &state, "Not started"), body.clone(), Some(id), false);
+            for to in state
+                .masters()
+                .map(|m| m.address.clone())
+                .collect::<Vec<_>>()
+            {
+                work.send(
+                    &to,
+                    subject(&judge, &state, "Not started"),
+                    body.clone(),
+                    Some(id),
+                    false,
+                );
             }
             return Ok(());
         }
     };
-    for m in g.state.members.iter_mut().filter(|m| m.role == Role::Player) {
+    for m in g
+        .state
+        .members
+        .iter_mut()
+        .filter(|m| m.role == Role::Player)
+    {
         let name = game.player_of(&m.address).unwrap_or_default().to_string();
         if state.standby.contains(&name) {
             m.role = Role::Standby;
@@ -184,6 +203,10 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         &body,
         Some(id),
     )?;
-    work.event(Some(id), "game.started", serde_json::json!({ "variant": "gtd" }))?;
+    work.event(
+        Some(id),
+        "game.started",
+        serde_json::json!({ "variant": "gtd" }),
+    )?;
     Ok(())
 }

@@ -256,7 +256,9 @@ fn retreat(
         .iter()
         .any(|c| c.at == p.0 && c.dislodged && c.commander.as_deref() == Some(player));
     if !mine {
-        return Err(format!("{player} does not command the dislodged unit in {at}"));
+        return Err(format!(
+            "{player} does not command the dislodged unit in {at}"
+        ));
     }
     if !matches!(o, Order::Move { .. } | Order::Disband { .. }) {
         return Err("a retreat phase takes only retreats and disbands".into());
@@ -268,9 +270,9 @@ fn winter(map: &Map, position: &Position, o: &Order) -> Result<(), String> {
     match o {
         Order::Remove { unit } if position.unit_at(unit.province()).is_some() => Ok(()),
         Order::Remove { .. } => Err(format!("no unit in {}", at_name(map, o))),
-        Order::Build { .. } => Err(
-            "rule 9(B): a build names its commander: BUILD A PAR COMMANDER <player>".into(),
-        ),
+        Order::Build { .. } => {
+            Err("rule 9(B): a build names its commander: BUILD A PAR COMMANDER <player>".into())
+        }
         Order::Waive { .. } => Err("no WAIVE in GTD: builds not ordered are not made".into()),
         _ => Err("Winter takes builds, removals and appointments only".into()),
     }
@@ -305,7 +307,9 @@ fn political(
         return Err("this order is not part of Grand Tournament Diplomacy".into());
     }
     if gm_only {
-        return Err("rule 27: only the Gamemaster gives a country; the judge draws it by lot".into());
+        return Err(
+            "rule 27: only the Gamemaster gives a country; the judge draws it by lot".into(),
+        );
     }
     if winter_only && kind != PhaseKind::Adjustment {
         return Err("rule 9(B): builds are ordered in the Winter".into());

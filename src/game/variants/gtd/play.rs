@@ -100,7 +100,12 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     process::enter_phase(map, &mut g.state, &played.after);
     g.state.next_seq += 1;
     if let Some(w) = played.winner {
-        let name = g.state.gtd.as_ref().map(|x| name_of(&x.state, w)).unwrap_or_default();
+        let name = g
+            .state
+            .gtd
+            .as_ref()
+            .map(|x| name_of(&x.state, w))
+            .unwrap_or_default();
         g.state.outcome = Some(Outcome::Solo { power: name });
         g.state.status = Status::Finished;
     }
@@ -338,7 +343,13 @@ fn retreat(
     }
     orders.dedup();
     let commanders = commander_table(&game.state, true);
-    let adj = adjudicate(map, &rules(), &Commanders::of(&game.state), position, &orders);
+    let adj = adjudicate(
+        map,
+        &rules(),
+        &Commanders::of(&game.state),
+        position,
+        &orders,
+    );
     season::follow(&mut game.state, PhaseKind::Retreat, &adj);
     played.units = unit_lines(map, &game.state, &adj, &commanders);
     played.judge_orders = orders;

@@ -69,12 +69,7 @@ fn countries(state: &GtdState, position: &Position) -> String {
     s
 }
 
-pub fn opening(
-    map: &Map,
-    game: &GtdGame,
-    position: &Position,
-    commitment: Option<&str>,
-) -> String {
+pub fn opening(map: &Map, game: &GtdGame, position: &Position, commitment: Option<&str>) -> String {
     let state = &game.state;
     let mut s = String::from(
         "Grand Tournament Diplomacy has started (rules 6-8): countries and units by lot, \
@@ -163,7 +158,9 @@ pub fn season(
     if let Some(me) = me {
         s.push_str(&personal(map, state, &played.after, &me));
     }
-    if game_state.masters().any(|m| m.address.eq_ignore_ascii_case(address))
+    if game_state
+        .masters()
+        .any(|m| m.address.eq_ignore_ascii_case(address))
         && !played.silent.is_empty()
     {
         let _ = writeln!(
@@ -192,13 +189,21 @@ fn public_events(s: &mut String, played: &Played) {
                 Ok(()) => String::new(),
                 Err(e) => format!("  (void: {e})"),
             };
-            let _ = writeln!(s, "  {} votes {} for {}{mark}", v.voter, v.votes, v.candidate);
+            let _ = writeln!(
+                s,
+                "  {} votes {} for {}{mark}",
+                v.voter, v.votes, v.candidate
+            );
         }
         let totals: Vec<String> = t.totals.iter().map(|(p, n)| format!("{p} {n}")).collect();
         let _ = writeln!(
             s,
             "  Totals: {}; cast {}; needed more than {}; {}",
-            if totals.is_empty() { "none".into() } else { totals.join(", ") },
+            if totals.is_empty() {
+                "none".into()
+            } else {
+                totals.join(", ")
+            },
             t.cast,
             t.above,
             match &t.elected {
@@ -239,7 +244,11 @@ fn personal(map: &Map, state: &GtdState, position: &Position, me: &str) -> Strin
     let _ = writeln!(
         s,
         "  You command: {}",
-        if mine.is_empty() { "no unit".into() } else { mine.join(", ") }
+        if mine.is_empty() {
+            "no unit".into()
+        } else {
+            mine.join(", ")
+        }
     );
     let mut countries: Vec<Power> = position
         .units
@@ -278,7 +287,9 @@ fn duties(_map: &Map, state: &GtdState, position: &Position, country: Power) -> 
     let balance = position.centers_of(country).len() as i32 - position.unit_count(country) as i32;
     let mut s = format!("  Winter duties as head of government of {name}:\n");
     if state.country(country).is_some_and(|c| c.insurrection) {
-        s.push_str("    none: the country is in civil insurrection (rule 15); the lot acts instead\n");
+        s.push_str(
+            "    none: the country is in civil insurrection (rule 15); the lot acts instead\n",
+        );
         return s;
     }
     match balance {
