@@ -1,1 +1,195 @@
-//! The engine side of the `masters` variant (rules in `crate::variant::masters`).
+//! The engine side of the `masters` variant (rules in `crate::variant::masters`):
+//! the Masters Rules chosen for a game (`CREATE ... masters=MR1,MR2`, `SET
+//! MASTERS`), the orders the variant takes itself (variable control, every
+//! adjustment order), the phase played through the rules core, and the lines
+//! the season report adds.
+//!
+//! - `intake`: orders from players, kept in `MastersGame` until the deadline.
+//! - `play`: a phase adjudicated with variable control, or an adjustment phase
+//!   resolved by `resolve_adjustment`; the report lines of either.
+
+mod intake;
+mod play;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use intake::{take_power_orders, take_variant_order};
+pub use play::adjudicate;
+
+use super::Answer;
+use crate::game::docs::OrderDoc;
+use crate::game::model::{GameState, Status};
+use crate::grammar::Command;
+use crate::map::{Map, Power};
+use crate::variant::masters::{MastersState, Options, Rule, minors};
+
+/// The variant name of a game with minor powers (MR1): its map is the standard
+/// map with the twelve minors added. Without MR1 the game is `standard`.
+pub const VARIANT: &str = "masters";
+
+/// The great powers: the standard map's seven.
+fn great_count() -> usize {
+    Map::standard().powers().len()
+}
+
+/// What a Masters game keeps besides the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MastersGame {
+    /// Options, minors, rebels and owners at the previous adjustment.
+    pub rules: MastersState,
+    /// Variable-control orders of this phase, per writer, in the order written
+    /// (copies kept: each is a vote, MR2 c), each with its unit's location code.
+    #[serde(default)]
+    pub control: BTreeMap<String, Vec<(String, OrderDoc)>>,
+    /// Adjustment orders of this phase, per writer, in canonical text, in the
+    /// order written (copies kept: MR3 c).
+    #[serde(default)]
+    pub adjustment: BTreeMap<String, Vec<String>>,
+    /// The mail each writer's orders last came in, and the units it named: a
+    /// new mail replaces what an earlier one said for the same units.
+    #[serde(default)]
+    pub marks: BTreeMap<String, Mark>,
+    /// What the report of the phase just played adds (tallies, adjustments).
+    #[serde(default)]
+    pub report: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub mail: String,
+    /// Units (location codes) this mail gave variable-control orders for.
+    pub units: Vec<String>,
+}
+
+impl MastersGame {
+    pub fn new(options: Options) -> MastersGame {
+        let map = map_of(options);
+        MastersGame {
+            rules: MastersState::new(map, great_count(), options),
+            control: BTreeMap::new(),
+            adjustment: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            report: Vec::new(),
+        }
+    }
+}
+
+/// The board of a game with these options.
+pub fn map_of(options: Options) -> &'static Map {
+    if options.has(Rule::MinorPowers) {
+        minors::standard()
+    } else {
+        Map::standard()
+    }
+}
+
+/// `SET MASTERS MR1,MR2` (and `CREATE ... masters=...`): the rules of a forming
+/// game. An empty list plays none.
+pub fn set_options(state: &mut GameState, list: &str) -> Answer {
+    let options: Options = list.parse().map_err(|e| format!("{e}"))?;
+    if state.status != Status::Forming {
+        return Err(format!(
+            "{} has started: its Masters Rules are fixed",
+            state.name
+        ));
+    }
+    let variant = state.settings.variant.to_ascii_lowercase();
+    if variant != "standard" && variant != VARIANT {
+        return Err(format!(
+            "Masters Rules are played on the standard board here, not with the {variant} variant"
+        ));
+    }
+    if options.is_empty() {
+        state.masters = None;
+        state.settings.variant = "standard".into();
+        return Ok(format!(
+            "{} will be played without Masters Rules.",
+            state.name
+        ));
+    }
+    state.masters = Some(MastersGame::new(options));
+    state.settings.variant = if options.has(Rule::MinorPowers) {
+        VARIANT.into()
+    } else {
+        "standard".into()
+    };
+    let titles: Vec<String> = options
+        .rules()
+        .map(|r| format!("{} {}", r.code(), r.title()))
+        .collect();
+    Ok(format!(
+        "{} will be played with Masters Rules: {}.",
+        state.name,
+        titles.join(", ")
+    ))
+}
+
+/// A game set to the `masters` variant without a rule list plays all six.
+pub fn before_start(state: &mut GameState) {
+    if state.masters.is_none() && state.settings.variant.eq_ignore_ascii_case(VARIANT) {
+        state.masters = Some(MastersGame::new(Options::all()));
+    }
+}
+
+/// The Masters Rules a `CREATE` line chooses, as a `SET MASTERS` list, and the
+/// variant the game is created with: `masters` alone plays all six rules;
+/// `masters=MR1,MR2` (after the variant or in its place) chooses.
+pub fn create_options(command: &Command) -> Option<(Option<String>, String)> {
+    let Command::Create {
+        variant, options, ..
+    } = command
+    else {
+        return None;
+    };
+    let words: Vec<&String> = variant.iter().chain(options).collect();
+    let listed = |o: &&String| o.to_ascii_lowercase().starts_with("masters=");
+    if let Some(i) = words.iter().position(listed) {
+        let list: Vec<&str> = words[i..].iter().map(|w| w.as_str()).collect();
+        let variant = variant.clone().filter(|v| !listed(&v));
+        return Some((variant, list.join(",")));
+    }
+    variant
+        .as_deref()
+        .is_some_and(|v| v.eq_ignore_ascii_case(VARIANT))
+        .then(|| (variant.clone(), "ALL".to_string()))
+}
+
+/// Great powers in civil disorder: nobody plays them, or their player left
+/// them (abandoned). Minors and rebels always are (MR1 c, MR3 a).
+pub fn cd_great(map: &Map, state: &GameState) -> Vec<Power> {
+    (0..great_count().min(map.powers().len()))
+        .map(|i| Power(i as u8))
+        .filter(|p| {
+            let name = &map.powers()[p.0 as usize].name;
+            state.player_of(name).is_none_or(|m| m.abandoned)
+        })
+        .collect()
+}
+
+/// The lines the report of the phase just played adds.
+pub fn report_lines(state: &GameState) -> Vec<String> {
+    state
+        .masters
+        .as_ref()
+        .map(|m| m.report.clone())
+        .unwrap_or_default()
+}
+
+/// Early processing of an adjustment phase waits for every player: in Masters
+/// anyone may have something to do there (rebels, annexation, aid, disbands,
+/// votes for powers in civil disorder), not only those the judge owes builds
+/// or removals. `WAIVE` says "nothing". Other phases: the generic way.
+pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
+    let game = state.masters.as_ref()?;
+    if kind != crate::phase::PhaseKind::Adjustment {
+        return None;
+    }
+    let silent = state.players().any(|m| {
+        m.power
+            .as_ref()
+            .is_some_and(|p| !m.abandoned && !game.adjustment.contains_key(p))
+    });
+    silent.then_some(false)
+}

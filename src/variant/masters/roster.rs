@@ -35,8 +35,9 @@ pub struct Rebel {
 }
 
 /// The Masters bookkeeping a game keeps between phases (`to_json`/`from_json`
-/// for the store).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// for the store; serde through the same stored form).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Stored", into = "Stored")]
 pub struct MastersState {
     pub options: Options,
     /// Number of great powers: the first indexes.
@@ -164,7 +165,7 @@ pub struct StateError(String);
 
 /// The stored form: plain numbers, so the map types need no serde.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Stored {
+pub struct Stored {
     options: Options,
     great: u8,
     minors: u8,
@@ -173,9 +174,28 @@ struct Stored {
     previous_owners: Option<Vec<Option<u8>>>,
 }
 
+impl From<MastersState> for Stored {
+    fn from(s: MastersState) -> Stored {
+        s.stored()
+    }
+}
+
+impl TryFrom<Stored> for MastersState {
+    type Error = StateError;
+
+    fn try_from(s: Stored) -> Result<MastersState, StateError> {
+        MastersState::from_stored(s)
+    }
+}
+
 impl MastersState {
     pub fn to_json(&self) -> String {
-        let stored = Stored {
+        // Plain numbers and vectors always serialize.
+        serde_json::to_string(&self.stored()).unwrap_or_default()
+    }
+
+    fn stored(&self) -> Stored {
+        Stored {
             options: self.options,
             great: self.great,
             minors: self.minors,
@@ -191,13 +211,15 @@ impl MastersState {
                 .previous_owners
                 .as_ref()
                 .map(|v| v.iter().map(|o| o.map(|p| p.0)).collect()),
-        };
-        // Plain numbers and vectors always serialize.
-        serde_json::to_string(&stored).unwrap_or_default()
+        }
     }
 
     pub fn from_json(text: &str) -> Result<MastersState, StateError> {
         let s: Stored = serde_json::from_str(text).map_err(|e| StateError(e.to_string()))?;
+        MastersState::from_stored(s)
+    }
+
+    fn from_stored(s: Stored) -> Result<MastersState, StateError> {
         let kind = |fleet: bool| {
             if fleet {
                 UnitKind::Fleet

@@ -1,0 +1,657 @@
+//! Masters Rules through the engine: games created with `masters=...`, orders
+//! written as mail text, phases processed, boards and reports read back from a
+//! real SQLite file. Each rule's worked example from the rule text, the rules
+//! alone and together.
+
+mod engine_common;
+
+use engine_common::*;
+use legate::game::Applied;
+use legate::game::docs::PositionDoc;
+use legate::game::model::{GameState, Status};
+use legate::judge::{Position, Unit};
+use legate::map::{Map, Power, UnitKind};
+use legate::phase::Phase;
+use legate::variant::masters::{Options, Rebel, minors};
+
+const GAME: &str = "mr";
+
+fn mail(table: &mut Table, from: &str, body: &str) -> Applied {
+    table
+        .engine
+        .apply_text(from, body, None, table.now)
+        .expect("apply")
+}
+
+/// A started game created with `CREATE ?mr gm-pw <words>`; each player asks for
+/// a different great power.
+fn create(words: &str) -> Table {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    table.game = GAME.into();
+    let master = table.master.clone();
+    let a = mail(
+        &mut table,
+        &master,
+        &format!("CREATE ?{GAME} gm-pw {words}\n"),
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "SIGNON ?{GAME} {}\nSET PREFERENCE {power}\n",
+            password(&addr)
+        );
+        let a = mail(&mut table, &addr, &body);
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        table.players.insert(power.to_string(), addr);
+    }
+    assert_eq!(table.state().status, Status::Active);
+    table
+}
+
+/// A mail from `power`'s player: SIGNON, then `body`.
+fn orders(table: &mut Table, power: &str, body: &str) -> Applied {
+    let addr = address(power);
+    let text = format!("SIGNON {power}@{GAME} {}\n{body}", password(&addr));
+    mail(table, &addr, &text)
+}
+
+fn master(table: &mut Table, body: &str) -> Applied {
+    let from = table.master.clone();
+    mail(table, &from, &format!("SIGNON M{GAME} gm-pw\n{body}"))
+}
+
+fn process(table: &mut Table) {
+    let a = master(table, "PROCESS\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.advance(chrono::Duration::minutes(1));
+}
+
+fn map_of(state: &GameState) -> &'static Map {
+    legate::game::process::map_for(&state.settings.variant).expect("map")
+}
+
+fn position(table: &mut Table) -> Position {
+    let state = table.state();
+    state
+        .position
+        .as_ref()
+        .expect("board")
+        .to_position(map_of(&state))
+        .expect("position")
+}
+
+/// `"A MOS"` -> the unit there, as (power name, kind letter).
+fn unit_at(table: &mut Table, at: &str) -> Option<(String, char)> {
+    let state = table.state();
+    let map = map_of(&state);
+    let p = map.lookup(at).expect(at).province;
+    let pos = position(table);
+    pos.unit_at(p).map(|u| {
+        (
+            legate::game::docs::power_name(map, u.power),
+            u.kind.letter(),
+        )
+    })
+}
+
+/// The body of the last results mail (the master's copy).
+fn last_report(table: &mut Table) -> String {
+    let master = table.master.clone();
+    table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.subject.contains("results") && m.recipients.contains(&master))
+        .next_back()
+        .map(|m| m.body)
+        .expect("a results mail")
+}
+
+/// Puts a board on the table: the units given (`"Russia: A Gal"`, `"#7: A Arm"`
+/// for power number 7), these owners changed, in `phase`; orders cleared.
+fn set_board(table: &mut Table, phase: &str, units: &[&str], owners: &[(&str, &[&str])]) {
+    let name = table.game.clone();
+    let mut state = table.state();
+    let map = map_of(&state);
+    let mut pos = state
+        .position
+        .as_ref()
+        .expect("board")
+        .to_position(map)
+        .expect("position");
+    pos.phase = phase.parse::<Phase>().expect(phase);
+    pos.units = units.iter().map(|u| unit(map, u)).collect();
+    pos.dislodged.clear();
+    for (who, centers) in owners {
+        let p = map.power(who).expect(who);
+        for c in *centers {
+            let at = map.lookup(c).expect(c).province;
+            pos.owners[at.0 as usize] = Some(p);
+        }
+    }
+    state.position = Some(PositionDoc::from_position(map, &pos));
+    state.orders.clear();
+    let text = serde_json::to_string(&state).expect("state");
+    table
+        .engine
+        .store()
+        .transaction(|tx| {
+            let mut g = tx.game_by_name(&name)?.expect("game");
+            g.state = text.clone();
+            g.current_phase = Some(phase.to_string());
+            tx.update_game(&g)
+        })
+        .expect("store");
+}
+
+fn unit(map: &Map, text: &str) -> Unit {
+    let (who, rest) = text.split_once(':').expect("power: unit");
+    let power = match who.trim().strip_prefix('#') {
+        Some(n) => Power(n.parse().expect("number")),
+        None => map.power(who.trim()).expect(who),
+    };
+    let (kind, at) = rest.trim().split_once(' ').expect("kind place");
+    Unit {
+        power,
+        kind: if kind == "F" {
+            UnitKind::Fleet
+        } else {
+            UnitKind::Army
+        },
+        location: map.lookup(at).expect(at),
+    }
+}
+
+/// Changes the Masters bookkeeping as stored.
+fn edit_masters(table: &mut Table, f: impl FnOnce(&mut GameState)) {
+    let name = table.game.clone();
+    let mut state = table.state();
+    f(&mut state);
+    let text = serde_json::to_string(&state).expect("state");
+    table
+        .engine
+        .store()
+        .transaction(|tx| {
+            let mut g = tx.game_by_name(&name)?.expect("game");
+            g.state = text.clone();
+            tx.update_game(&g)
+        })
+        .expect("store");
+}
+
+// ---------------------------------------------------------------- options
+
+#[test]
+fn create_with_masters_options_gives_minor_powers_and_great_powers_to_players() {
+    let mut table = create("standard masters=MR1,MR2");
+    let state = table.state();
+    let m = state.masters.as_ref().expect("masters");
+    assert_eq!(m.rules.options, "MR1,MR2".parse::<Options>().unwrap());
+    assert_eq!(state.settings.variant, "masters");
+    // Every player has a great power; none has a minor.
+    for power in POWERS {
+        assert_eq!(
+            state.player_of(power).map(|m| m.address.clone()),
+            Some(address(power))
+        );
+    }
+    // Twelve minors, each with one army in its home center.
+    let pos = position(&mut table);
+    let map = minors::standard();
+    for name in ["Portugal", "Spain", "Belgium", "Tunis", "Norway", "Serbia"] {
+        let p = map.power(name).expect(name);
+        assert_eq!(pos.unit_count(p), 1, "{name}");
+        assert_eq!(pos.centers_of(p).len(), 1, "{name}");
+    }
+    assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
+    // Fixed once started.
+    let a = master(&mut table, "SET MASTERS MR3\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("has started"), "{}", a.reply_body);
+}
+
+#[test]
+fn set_masters_while_forming_and_bad_lists_refused() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    table.game = GAME.into();
+    let m = table.master.clone();
+    let a = mail(&mut table, &m, &format!("CREATE ?{GAME} gm-pw\n"));
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = master(&mut table, "SET MASTERS MR3, MR5\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("MR3 Rebellion"), "{}", a.reply_body);
+    let state = table.state();
+    assert_eq!(
+        state.masters.as_ref().unwrap().rules.options,
+        "MR3,MR5".parse::<Options>().unwrap()
+    );
+    // Without MR1 the board is the standard one.
+    assert_eq!(state.settings.variant, "standard");
+    let a = master(&mut table, "SET MASTERS MR9\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("MR9"), "{}", a.reply_body);
+    // `masters` alone plays all six.
+    let a = mail(&mut table, &m, "CREATE ?mr2 gm-pw masters\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.game = "mr2".into();
+    let state = table.state();
+    assert_eq!(state.masters.unwrap().rules.options, Options::all());
+    assert_eq!(state.settings.variant, "masters");
+}
+
+// ---------------------------------------------------------------- MR1, MR2
+
+/// Spring 1901 as the rule text's Fall 1901 example needs it.
+fn spring_1901(table: &mut Table) {
+    for (power, body) in [
+        ("France", "F Bre - Gas\n"),
+        ("Germany", "F Kie - Hel\nA Ber - Kie\n"),
+        ("Italy", "F Nap - Tys\n"),
+    ] {
+        let a = orders(table, power, body);
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    process(table);
+    assert_eq!(table.phase().to_string(), "F1901M");
+}
+
+#[test]
+fn mr2_the_fall_1901_portugal_example_by_mail() {
+    let mut table = create("standard masters=MR1,MR2");
+    spring_1901(&mut table);
+    let a = orders(
+        &mut table,
+        "France",
+        "F Gas -S- A Mar-Spa\nA Mar - Spa\nPortugal A Por -S- (French) A Mar-Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("variable control"),
+        "{}",
+        a.reply_body
+    );
+    let a = orders(
+        &mut table,
+        "Germany",
+        "F Hel -S- A Kie-Den\nA Kie - Den\nPortugal A Por -S- (Spanish) A Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(
+        &mut table,
+        "Italy",
+        "F TyS - Wes\nPortugal: A Por -S- (Spanish) A Spa\nPortugal: A Por -S- (Spanish) A Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    // The Portuguese army supports the Spanish one: the French attack fails.
+    assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "mar"), Some(("France".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "den"), Some(("Germany".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Portugal: A POR S A MAR - SPA (1: France 1) - out-voted"),
+        "{report}"
+    );
+    // Spain kept its center: the year's end shows it Spanish.
+    assert_eq!(table.centers("Spain"), 1);
+}
+
+#[test]
+fn mr2_france_alone_for_portugal_takes_spain() {
+    let mut table = create("standard masters=MR1,MR2");
+    spring_1901(&mut table);
+    let a = orders(
+        &mut table,
+        "France",
+        "F Gas S A Mar-Spa\nA Mar - Spa\nPortugal A Por S A Mar - Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "spa"), Some(("France".into(), 'A')));
+}
+
+#[test]
+fn mr2_ineligible_and_over_the_limit_orders_are_reported_and_not_counted() {
+    let mut table = create("standard masters=MR1,MR2");
+    spring_1901(&mut table);
+    // A Mar stands next to Spain: France may not write for Spain. And France,
+    // with three centers, writes three own orders and one more for Portugal.
+    let a = orders(
+        &mut table,
+        "France",
+        "Spain A Spa - Por\nF Gas - Mao\nA Mar - Pie\nA Par - Bur\nPortugal A Por - Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Variable-control orders not counted:"),
+        "{report}"
+    );
+    assert!(
+        report.contains("France: A SPA - POR - not eligible"),
+        "{report}"
+    );
+    assert!(
+        report.contains("France: A POR - SPA - more orders than the 3 supply centers"),
+        "{report}"
+    );
+    assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
+}
+
+#[test]
+fn mr2_orders_for_minors_refused_without_variable_control() {
+    let mut table = create("standard masters=MR1");
+    let a = orders(&mut table, "France", "Spain A Spa - Por\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Variable Control (MR2)"),
+        "{}",
+        a.reply_body
+    );
+    // Minors hold when nobody orders them; the board stays as it was.
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
+}
+
+#[test]
+fn mr2_a_later_mail_replaces_the_writers_orders_for_that_unit() {
+    let mut table = create("standard masters=MR1,MR2");
+    spring_1901(&mut table);
+    let a = orders(
+        &mut table,
+        "Italy",
+        "Portugal A Por - Spa\nPortugal A Por - Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.advance(chrono::Duration::minutes(1));
+    let a = orders(&mut table, "Italy", "Portugal A Por H\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let state = table.state();
+    let kept = &state.masters.as_ref().unwrap().control["Italy"];
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    process(&mut table);
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Portugal: A POR H (1: Italy 1) - carried out"),
+        "{report}"
+    );
+}
+
+// ---------------------------------------------------------------- MR3
+
+#[test]
+fn mr3_the_moscow_example_by_mail() {
+    let mut table = create("standard masters=MR3");
+    set_board(
+        &mut table,
+        "W1901A",
+        &[
+            "Russia: A Gal",
+            "Russia: A Rum",
+            "Russia: F StP/sc",
+            "Russia: F Sev",
+            "Turkey: F Bla",
+            "Turkey: A Bul",
+            "Turkey: A Smy",
+            "Germany: A Hol",
+            "Germany: A Ruh",
+            "Germany: F Kie",
+        ],
+        &[
+            ("Russia", &["rum"]),
+            ("Turkey", &["bul"]),
+            ("Germany", &["hol"]),
+        ],
+    );
+    let a = orders(&mut table, "Russia", "Build A Mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "Germany", "build rebel a mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let state = table.state();
+    let rebels = &state.masters.as_ref().unwrap().rules.rebels;
+    assert_eq!(rebels.len(), 1, "{rebels:?}");
+    assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Rebels raised: Rebel A MOS in Moscow"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Russia: BUILD A MOS - not followed"),
+        "{report}"
+    );
+    assert_eq!(table.phase().to_string(), "S1902M");
+}
+
+#[test]
+fn mr3_rebels_are_open_to_variable_control_with_mr2() {
+    let mut table = create("standard masters=MR2,MR3");
+    set_board(
+        &mut table,
+        "W1901A",
+        &[
+            "Russia: A Gal",
+            "Russia: A Rum",
+            "Russia: F StP/sc",
+            "Russia: F Sev",
+            "Turkey: F Bla",
+            "Turkey: A Bul",
+            "Turkey: A Smy",
+        ],
+        &[("Russia", &["rum"]), ("Turkey", &["bul"])],
+    );
+    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
+    // Spring 1902: Turkey sends the rebels into the Ukraine.
+    let a = orders(&mut table, "Turkey", "A Mos - Ukr\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "ukr"), Some(("power 7".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Rebel A MOS: A MOS - UKR (1: Turkey 1) - carried out"),
+        "{report}"
+    );
+}
+
+// ---------------------------------------------------------------- MR4
+
+#[test]
+fn mr4_the_austria_serbia_example_by_mail() {
+    let mut table = create("standard masters=MR4");
+    let austria = &[
+        "Austria: A Ser",
+        "Austria: A Bud",
+        "Austria: F Tri",
+        "Austria: A Gal",
+    ];
+    set_board(
+        &mut table,
+        "W1902A",
+        austria,
+        &[("Austria", &["ser", "gre"])],
+    );
+    // Serbia was Austrian at the previous adjustment too.
+    edit_masters(&mut table, |s| {
+        let map = Map::standard();
+        let pos = s.position.as_ref().unwrap().to_position(map).unwrap();
+        s.masters.as_mut().unwrap().rules.previous_owners = Some(pos.owners.clone());
+    });
+    let a = orders(&mut table, "Austria", "ANNEX Serbia\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let report = last_report(&mut table);
+    assert!(report.contains("Annexed: Serbia by Austria"), "{report}");
+    let pos = position(&mut table);
+    let map = Map::standard();
+    let ser = map.lookup("ser").unwrap().province;
+    assert!(pos.home_of(map.power("Austria").unwrap()).contains(ser));
+    // 1903: Serbia empty and still Austrian: Austria builds there.
+    let a = orders(&mut table, "Austria", "A Ser - Alb\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1903A");
+    let a = orders(&mut table, "Austria", "Build A Ser\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "ser"), Some(("Austria".into(), 'A')));
+}
+
+// ---------------------------------------------------------------- MR5
+
+#[test]
+fn mr5_englands_build_f_lvp_disband_a_yrk_by_mail() {
+    let mut table = create("standard masters=MR5");
+    set_board(
+        &mut table,
+        "W1901A",
+        &["England: F Nwy", "England: F Nth", "England: A Yor"],
+        &[("England", &["nwy"])],
+    );
+    let a = orders(&mut table, "England", "Build F Lvp\nDisband A Yrk\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "lvp"), Some(("England".into(), 'F')));
+    assert_eq!(unit_at(&mut table, "yor"), None);
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Voluntary disbands: England REMOVE A YOR"),
+        "{report}"
+    );
+}
+
+#[test]
+fn mr5_off_a_disband_beyond_losses_is_void() {
+    let mut table = create("standard masters=MR4");
+    set_board(
+        &mut table,
+        "W1901A",
+        &["England: F Nwy", "England: F Nth", "England: A Yor"],
+        &[("England", &["nwy"])],
+    );
+    let a = orders(&mut table, "England", "Build F Lvp\nDisband A Yor\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "yor"), Some(("England".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "lvp"), Some(("England".into(), 'F')));
+}
+
+// ---------------------------------------------------------------- MR6
+
+#[test]
+fn mr6_the_france_italy_armenia_example_by_mail() {
+    let mut table = create("standard masters=MR3,MR6");
+    set_board(
+        &mut table,
+        "W1905A",
+        &[
+            "France: A Bel",
+            "France: A Hol",
+            "France: F Spa/nc",
+            "France: A Mun",
+            "France: F Mao",
+            "France: A Bur",
+            "Italy: A Rom",
+            "Italy: F Nap",
+            "Italy: A Tun",
+            "Italy: F Ion",
+            "#7: A Arm",
+        ],
+        &[
+            ("France", &["bel", "hol", "spa", "mun", "por"]),
+            ("Italy", &["tun"]),
+        ],
+    );
+    edit_masters(&mut table, |s| {
+        s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
+            power: Power(7),
+            kind: UnitKind::Army,
+            raised_in: Map::standard().lookup("smy").unwrap().province,
+            identity: None,
+        });
+    });
+    let a = orders(&mut table, "France", "Aid Italy\nAid Rebel A Arm\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "Italy", "Build A Ven\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "ven"), Some(("Italy".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "arm"), Some(("power 7".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("Aid given: France to Italy; France to Rebel A ARM"),
+        "{report}"
+    );
+}
+
+#[test]
+fn mr6_aid_refused_when_the_game_does_not_play_it() {
+    let mut table = create("standard masters=MR3");
+    set_board(
+        &mut table,
+        "W1901A",
+        &["England: F Nwy", "England: F Nth", "England: A Yor"],
+        &[("England", &["nwy"])],
+    );
+    let a = orders(&mut table, "England", "Aid France\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Foreign Aid (MR6) is not played"),
+        "{}",
+        a.reply_body
+    );
+}
+
+// ---------------------------------------------------------------- together
+
+#[test]
+fn all_six_rules_together_through_a_year() {
+    let mut table = create("masters");
+    spring_1901(&mut table);
+    let a = orders(
+        &mut table,
+        "France",
+        "F Gas S A Mar-Spa\nA Mar - Spa\nPortugal A Por S A Mar - Spa\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "Germany", "F Hel S A Kie-Den\nA Kie - Den\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    // The Danish army had nowhere to go; France took Spain.
+    assert_eq!(unit_at(&mut table, "spa"), Some(("France".into(), 'A')));
+    while table.phase().to_string() != "W1901A" {
+        process(&mut table);
+    }
+    // France (4 centers, 3 units) aids Portugal; Germany (4, 3) builds; England
+    // (3, 3) disbands A Lvp; Italy (3, 3) has nothing to give.
+    let a = orders(&mut table, "France", "Aid Portugal\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "Germany", "Build A Ber\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "England", "Disband A Lvp\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "S1902M");
+    assert_eq!(unit_at(&mut table, "ber"), Some(("Germany".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "lvp"), None);
+    let report = last_report(&mut table);
+    assert!(report.contains("Aid given: France to Portugal"), "{report}");
+    assert!(
+        report.contains("Voluntary disbands: England REMOVE A LVP"),
+        "{report}"
+    );
+    // The minors are still in civil disorder, with their armies.
+    assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
+}
