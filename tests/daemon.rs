@@ -596,3 +596,55 @@ fn the_running_daemon_answers_new_mail_and_stops_on_request() {
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(judge.files_in("in/cur"), 2);
 }
+
+#[test]
+fn a_batch_is_stored_in_one_commit_and_each_mail_applied_in_one_more() {
+    let mut judge = Judge::new("");
+    judge.drop_mail("gm@example.test", "b0@example.test", "new", "CREATE ?batch gm-pw");
+    for i in 1..=4 {
+        judge.drop_mail(
+            &format!("p{i}@example.test"),
+            &format!("b{i}@example.test"),
+            "join",
+            &format!("SIGNON ?batch pw-{i}"),
+        );
+    }
+    // A robot and a mail that is no mail: settled by the guard in the same one commit.
+    judge.drop_raw(
+        "From: MAILER-DAEMON@example.test\nTo: judge@judge.test\nSubject: failure\n\
+         Message-ID: <b5@example.test>\nAuto-Submitted: auto-replied\n\nundeliverable\n",
+    );
+    let inbox = MaildirInbound::open(&judge.path("in"), 10, 262_144).expect("inbox");
+    let mails = inbox.fetch().expect("fetch");
+    assert_eq!(mails.len(), 6);
+    let mut engine =
+        Engine::open(&judge.config.judge.database, EngineConfig::default()).expect("engine");
+    let settings = IntakeSettings {
+        ingest: IngestOptions {
+            judge_address: JUDGE.into(),
+            max_bytes: 262_144,
+        },
+        judge_name: "LEGT".into(),
+        per_hour: 30,
+    };
+    let before = engine.store().commits();
+    let outcomes = legate::daemon::intake::handle_batch(
+        &mut engine,
+        &settings,
+        &mails,
+        t("2027-03-01T09:00:00Z"),
+    )
+    .expect("batch");
+    let commits = engine.store().commits() - before;
+    let applied = outcomes
+        .iter()
+        .filter(|o| matches!(o, Ok(Outcome::Applied { errors: 0 })))
+        .count();
+    assert_eq!(applied, 5, "{outcomes:?}");
+    assert!(matches!(outcomes[5], Ok(Outcome::Ignored(_))), "{outcomes:?}");
+    assert_eq!(commits, 1 + 6, "the raw batch, then one per mail");
+    // And every mail is settled: nothing pending, one answer each but the robot's.
+    let mut store = judge.store();
+    let pending = store.transaction(|tx| tx.pending_inbound(10)).expect("pending");
+    assert!(pending.is_empty(), "{pending:?}");
+}

@@ -593,3 +593,49 @@ fn a_loop_with_an_auto_responder_that_hides_itself_stops() {
     );
     assert_clean_headers(&judge.sent(), &[robot].into());
 }
+
+#[test]
+fn a_mail_in_a_players_name_with_another_reply_to_is_reported_to_the_player() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "mirror", now);
+    let before = judge.sent().len();
+    let france = POWERS[2].1;
+    let thief = "thief@elsewhere.test";
+    // With France's password (known to the forger) and without it.
+    for (id, body) in [
+        ("rt1@x", "SIGNON Fmirror pw-F\nA Par - Bur"),
+        ("rt2@x", "SIGNON Fmirror guess\nA Par - Pic"),
+    ] {
+        judge.drop_raw(&format!(
+            "From: France <{france}>\nReply-To: {thief}\nTo: {JUDGE}\nSubject: orders\n\
+             Message-ID: <{id}>\nDate: Mon, 1 Mar 2027 09:00:00 +0000\n\n{body}\n"
+        ));
+    }
+    // From an address that plays nowhere: nobody else to tell.
+    judge.drop_raw(&format!(
+        "From: stranger@elsewhere.test\nReply-To: {thief}\nTo: {JUDGE}\nSubject: hi\n\
+         Message-ID: <rt3@x>\nDate: Mon, 1 Mar 2027 09:00:00 +0000\n\nLIST mirror\n"
+    ));
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, 3, "{report:?}");
+    let sent = judge.sent();
+    let new: Vec<&Sent> = sent.iter().skip(0).collect();
+    assert_eq!(sent.len(), before + 5, "three answers, two notices: {new:#?}");
+    let to = |addr: &str| -> Vec<&Sent> { sent.iter().filter(|s| s.to == vec![addr.to_string()]).collect() };
+    let answers = to(thief);
+    assert_eq!(answers.len(), 3, "the answers go to Reply-To");
+    let told: Vec<&Sent> = to(france)
+        .into_iter()
+        .filter(|s| s.subject.contains("Mail in your name"))
+        .collect();
+    assert_eq!(told.len(), 2, "France hears of both mails");
+    assert!(told.iter().any(|s| s.text.contains("A PAR - BUR") && s.text.contains(thief)));
+    assert!(told.iter().any(|s| s.text.contains("wrong password")));
+    for s in &told {
+        assert!(!s.text.contains("pw-F"), "no password in\n{}", s.text);
+    }
+    let mut known = everyone();
+    known.insert(thief);
+    assert_clean_headers(&sent, &known);
+}

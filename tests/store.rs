@@ -435,7 +435,11 @@ fn outbox_attachments_round_trip_in_order_and_freeze_with_the_mail() {
 
     let conn = raw(&path);
     let err = conn
-        .execute("UPDATE outbox_attachments SET bytes = x'00'", [])
+        .execute("UPDATE outbox_attachments SET filename = 'other.png'", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot be changed"), "{err}");
+    let err = conn
+        .execute("UPDATE attachment_files SET bytes = x'00'", [])
         .unwrap_err();
     assert!(err.to_string().contains("cannot be changed"), "{err}");
     let err = conn
@@ -455,13 +459,15 @@ fn version_two_file_gains_outbox_attachments_and_keeps_its_mail() {
     drop(store);
     // Roll the file back to version 2, as an older program left it.
     let conn = raw(&path);
-    conn.execute_batch("DROP TABLE outbox_attachments; PRAGMA user_version = 2;")
-        .unwrap();
+    conn.execute_batch(
+        "DROP TABLE outbox_attachments; DROP TABLE attachment_files; PRAGMA user_version = 2;",
+    )
+    .unwrap();
     drop(conn);
 
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(LATEST_VERSION, 3);
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(LATEST_VERSION, 4);
+    assert_eq!(store.schema_version().unwrap(), 4);
     let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
     assert_eq!(mail.subject, "old");
     assert!(mail.attachments.is_empty());
@@ -1106,4 +1112,85 @@ fn blank_message_id_counts_as_missing() {
             Ok::<_, StoreError>(())
         })
         .unwrap();
+}
+
+#[test]
+fn the_same_file_on_many_mails_is_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    let picture = vec![7u8; 50_000];
+    let ids = store
+        .transaction(|tx| {
+            let mut ids = Vec::new();
+            for k in 0..8 {
+                let id = queue(tx, &format!("results {k}"), t(0))?;
+                for (name, bytes) in [("board.png", &picture[..]), ("board.svg", b"<svg/>".as_slice())] {
+                    let file = NewAttachment {
+                        filename: name,
+                        content_type: "application/octet-stream",
+                        bytes,
+                    };
+                    tx.add_outbox_attachment(id, &file)?;
+                }
+                ids.push(id);
+            }
+            Ok::<_, StoreError>(ids)
+        })
+        .unwrap();
+    for id in ids {
+        let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
+        assert_eq!(mail.attachments.len(), 2);
+        assert_eq!(mail.attachments[0].bytes, picture);
+        assert_eq!(mail.attachments[1].bytes, b"<svg/>");
+    }
+    let conn = raw(&path);
+    let (files, bytes): (i64, i64) = conn
+        .query_row("SELECT count(*), sum(length(bytes)) FROM attachment_files", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(files, 2, "one row per distinct file");
+    assert_eq!(bytes, 50_006);
+    let named: i64 = conn
+        .query_row("SELECT count(*) FROM outbox_attachments", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(named, 16);
+}
+
+#[test]
+fn version_three_attachments_are_carried_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    let id = store.transaction(|tx| queue(tx, "old", t(0))).unwrap();
+    drop(store);
+    // The file as version 3 left it: bytes in each attachment row.
+    let conn = raw(&path);
+    conn.execute_batch(
+        "DROP TABLE outbox_attachments; DROP TABLE attachment_files;
+         CREATE TABLE outbox_attachments (
+             outbox_id INTEGER NOT NULL REFERENCES outbox (id),
+             position INTEGER NOT NULL CHECK (position >= 0),
+             filename TEXT NOT NULL, content_type TEXT NOT NULL, bytes BLOB NOT NULL,
+             PRIMARY KEY (outbox_id, position));
+         PRAGMA user_version = 3;",
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO outbox_attachments VALUES (?1, 0, 'a.png', 'image/png', x'89504e47'),
+                                               (?1, 1, 'a.svg', 'image/svg+xml', x'3c7376672f3e')",
+        [id.0],
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 4);
+    let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
+    let files: Vec<(&str, &[u8])> = mail
+        .attachments
+        .iter()
+        .map(|a| (a.filename.as_str(), a.bytes.as_slice()))
+        .collect();
+    assert_eq!(files, [("a.png", &b"\x89PNG"[..]), ("a.svg", &b"<svg/>"[..])]);
 }

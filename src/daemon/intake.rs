@@ -1,12 +1,12 @@
-//! Mail in: each fetched mail is stored raw first, then read, guarded (robots,
-//! size, rate) and applied by the engine; only after that transaction has
-//! committed is the mail marked done on the server. A crash anywhere in between
+//! Mail in: each fetched batch is stored raw first, then each mail is read,
+//! guarded (robots, size, rate) and applied by the engine in one transaction;
+//! only after that transaction has committed is the mail marked done on the server. A crash anywhere in between
 //! leaves the mail on the server and its row pending, so it is handled again,
 //! and the stored status keeps it from being applied twice.
 
 use chrono::{DateTime, Utc};
 
-use crate::game::{Engine, EngineError};
+use crate::game::{Applied, Engine, EngineError};
 use crate::mail::IngestOptions;
 use crate::mail::inbound::{Inbound, InboundError, InboundMail};
 use crate::mail::ingest::Envelope;
@@ -95,8 +95,16 @@ pub async fn intake_batch(
         fetched: mails.len(),
         ..IntakeReport::default()
     };
-    for mail in mails {
-        match handle(engine, settings, &mail, now) {
+    let outcomes = match handle_batch(engine, settings, &mails, now) {
+        Ok(outcomes) => outcomes,
+        Err(e) => {
+            tracing::error!(error = %e, mails = mails.len(), "batch left for a later attempt");
+            report.deferred = mails.len();
+            return Ok(report);
+        }
+    };
+    for (mail, outcome) in mails.iter().zip(outcomes) {
+        match outcome {
             Ok(outcome) => {
                 tracing::info!(key = ?mail.key, ?outcome, "mail handled");
                 report.count(&outcome);
@@ -118,50 +126,97 @@ pub async fn intake_batch(
     Ok(report)
 }
 
-/// Stores, guards and applies one mail. An `Err` means nothing was decided about
-/// it (the database was busy or unwritable): it stays pending and on the server.
+/// Stores, guards and applies one mail (see [`handle_batch`]).
 pub fn handle(
     engine: &mut Engine,
     settings: &IntakeSettings,
     mail: &InboundMail,
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
-    match try_handle(engine, settings, mail, now) {
-        Err(EngineError::Store(e)) => Err(EngineError::Store(e)),
-        // Anything else would fail the same way on every attempt: record it and
-        // answer once, rather than retrying the mail for ever.
-        Err(e) => give_up(engine, settings, mail, &e.to_string(), now),
-        ok => ok,
-    }
+    handle_batch(engine, settings, std::slice::from_ref(mail), now)?
+        .pop()
+        .expect("one outcome per mail")
 }
 
-fn try_handle(
+/// Stores every mail of a batch, then guards and applies each. An `Err` (for the
+/// batch, or for one mail) means nothing was decided about it (the database was
+/// busy or unwritable): it stays pending and on the server.
+///
+/// Commits, and why each is there:
+/// 1. One for the whole batch: the raw mails. Nothing is done with a mail before
+///    its bytes are safe, so a mail the engine cannot handle is still there for the
+///    operator, and a crash loses nothing the server has already let go of.
+/// 2. One per mail: the guard (duplicate, robot, size, rate), the engine's changes,
+///    the reply and the mail's status, together. Each mail gets its own so that a
+///    mail the engine fails on is rolled back alone and the others stand, and so
+///    that a mail is marked done on the server only once its own answer is on disk.
+pub fn handle_batch(
     engine: &mut Engine,
     settings: &IntakeSettings,
-    mail: &InboundMail,
+    mails: &[InboundMail],
+    now: DateTime<Utc>,
+) -> Result<Vec<Result<Outcome, EngineError>>, EngineError> {
+    let envelopes: Vec<Option<Envelope>> = mails
+        .iter()
+        .map(|m| m.envelope(&settings.ingest).ok())
+        .collect();
+    let ids = engine.store().transaction(|tx| {
+        mails
+            .iter()
+            .zip(&envelopes)
+            .map(|(mail, env)| {
+                let message_id = env.as_ref().and_then(|e| e.message_id.as_deref());
+                let sender = env.as_ref().and_then(|e| e.sender.as_deref()).unwrap_or("");
+                Ok(tx.insert_inbound(&mail.raw, message_id, sender, now)?.id())
+            })
+            .collect::<Result<Vec<InboundId>, StoreError>>()
+    })?;
+    Ok(mails
+        .iter()
+        .zip(&envelopes)
+        .zip(ids)
+        .map(|((mail, env), id)| {
+            match apply_stored(engine, settings, id, env.as_ref(), now) {
+                Err(EngineError::Store(e)) => Err(EngineError::Store(e)),
+                // Anything else would fail the same way on every attempt: record it
+                // and answer once, rather than retrying the mail for ever.
+                Err(e) => give_up(engine, settings, mail, &e.to_string(), now),
+                ok => ok,
+            }
+        })
+        .collect())
+}
+
+/// Guards and applies one stored mail in one transaction.
+fn apply_stored(
+    engine: &mut Engine,
+    settings: &IntakeSettings,
+    id: InboundId,
+    envelope: Option<&Envelope>,
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
-    let envelope = mail.envelope(&settings.ingest).ok();
-    let message_id = envelope.as_ref().and_then(|e| e.message_id.clone());
     let sender = envelope
-        .as_ref()
         .and_then(|e| e.sender.clone())
         .unwrap_or_default();
-    let id = engine
-        .store()
-        .transaction(|tx| tx.insert_inbound(&mail.raw, message_id.as_deref(), &sender, now))?
-        .id();
-    let guarded = engine
-        .store()
-        .transaction(|tx| guard(tx, settings, id, envelope.as_ref(), now))?;
-    if let Some(outcome) = guarded {
-        return Ok(outcome);
-    }
-    let Some(envelope) = envelope else {
-        return Ok(Outcome::Unreadable);
+    let result = engine.apply_guarded(
+        &sender,
+        id,
+        now,
+        |tx| {
+            Ok(match guard(tx, settings, id, envelope, now)? {
+                Some(settled) => Err(settled),
+                None => match envelope {
+                    Some(env) => Ok(env.body_lines.join("\n")),
+                    None => Err(Outcome::Unreadable),
+                },
+            })
+        },
+        |tx, applied| tell_from_address(tx, settings, envelope, applied, now),
+    )?;
+    let applied = match result {
+        Ok(applied) => applied,
+        Err(settled) => return Ok(settled),
     };
-    let body = envelope.body_lines.join("\n");
-    let applied = engine.apply_text(&sender, &body, Some(id), now)?;
     if applied.errors > 0 {
         // Refused lines include wrong passwords: the operator should see who
         // keeps sending them (the rate limit caps how many are answered).
@@ -174,6 +229,85 @@ fn try_handle(
             errors: applied.errors,
         }
     })
+}
+
+/// A mail whose From is a player's address but whose replies go elsewhere
+/// (Reply-To): the player hears, at the From address, what was done in their
+/// name. Only for a player of the game the mail signed on to (or, when no sign-on
+/// held, of any game here), and at most `per_hour` mails an hour to that address,
+/// so that forged mail cannot flood them.
+fn tell_from_address(
+    tx: &Tx<'_>,
+    settings: &IntakeSettings,
+    envelope: Option<&Envelope>,
+    applied: &Applied,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let Some(env) = envelope else {
+        return Ok(());
+    };
+    let (Some(from), Some(sender)) = (&env.from_other, &env.sender) else {
+        return Ok(());
+    };
+    if applied.duplicate {
+        return Ok(());
+    }
+    let Some(account) = tx.account_by_address(from)? else {
+        return Ok(());
+    };
+    let seats = tx.memberships_of(account.id)?;
+    let concerned = match applied.game {
+        Some(game) => seats.iter().any(|m| m.game == game),
+        None => !seats.is_empty(),
+    };
+    if !concerned {
+        return Ok(());
+    }
+    if tx.outbox_times_to(from, now - WINDOW)?.len() >= settings.per_hour as usize {
+        tracing::warn!(%from, %sender, "mail in a player's name; notice not sent (hourly cap)");
+        return Ok(());
+    }
+    let game_name = match applied.game {
+        Some(g) => tx.game(g)?.map(|g| g.name),
+        None => None,
+    };
+    let subject = match &game_name {
+        Some(g) => format!("{}:{g} - Mail in your name", settings.judge_name),
+        None => format!("{} - Mail in your name", settings.judge_name),
+    };
+    let message_id = env
+        .message_id
+        .as_deref()
+        .map(|m| format!(" (Message-ID <{m}>)"))
+        .unwrap_or_default();
+    let body = format!(
+        ":: Judge: {judge}\n\n\
+         A mail with your address ({from}) in its From: line, asking for replies to go \
+         to {sender} (Reply-To:), was handled by this judge{message_id}. Its subject: \
+         {subject:?}.\n\n\
+         If you did not send it, someone else is writing in your name: change your \
+         password with SET PASSWORD and tell the game's master.\n\n\
+         This is the answer that went to {sender}, with what was done:\n\n{reply}",
+        judge = settings.judge_name,
+        subject = env.subject,
+        reply = applied.reply_body,
+    );
+    let recipients = [from.clone()];
+    tx.queue_outbox(
+        &NewOutbox {
+            recipients: &recipients,
+            subject: &subject,
+            headers: &[],
+            body: &body,
+            message: None,
+            // Not threaded as a reply: the mail's one reply went to its sender.
+            in_reply_to: None,
+            game: applied.game,
+        },
+        now,
+    )?;
+    tracing::warn!(%from, %sender, "mail in a player's name with another Reply-To; player told");
+    Ok(())
 }
 
 /// Decides, in one transaction, everything short of the engine: a mail handled
@@ -204,7 +338,7 @@ fn guard(
     };
     // The mails of the last hour, this one included: the first `per_hour` are
     // answered, the next gets one notice, the rest only their stored copy.
-    let recent = tx.inbound_times_from(sender, now - WINDOW)?.len();
+    let recent = tx.inbound_count_from(sender, now - WINDOW, id)?;
     let cap = settings.per_hour as usize;
     if recent > cap {
         let notice = recent == cap + 1;

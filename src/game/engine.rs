@@ -10,19 +10,23 @@ use super::advance;
 use super::request::Line;
 use super::session::Session;
 use super::work::Work;
-use crate::store::{InboundId, InboundStatus, Store};
+use crate::store::{GameId, InboundId, InboundStatus, Store, StoreError, Tx};
 
 /// What the engine needs to know about the judge it runs in.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
     /// The judge code shown in subjects (`LEGT`).
     pub judge_name: String,
+    /// The time zone of an address with no account yet (`[judge] timezone`):
+    /// new accounts start in it, and mail to such an address shows times in it.
+    pub timezone: chrono_tz::Tz,
 }
 
 impl Default for EngineConfig {
     fn default() -> EngineConfig {
         EngineConfig {
             judge_name: "LEGT".to_string(),
+            timezone: chrono_tz::Tz::UTC,
         }
     }
 }
@@ -39,6 +43,8 @@ pub struct Applied {
     /// The reply queued to the sender (subject and body as queued).
     pub reply_subject: String,
     pub reply_body: String,
+    /// The game the mail signed on to, if any.
+    pub game: Option<GameId>,
 }
 
 type SecretSource = Box<dyn FnMut() -> [u8; 32] + Send>;
@@ -93,40 +99,39 @@ impl Engine {
         now: DateTime<Utc>,
     ) -> Result<Applied, EngineError> {
         let secret = (self.secrets)();
-        let judge = self.config.judge_name.clone();
+        let config = self.config.clone();
         self.store
-            .transaction(|tx| -> Result<Applied, EngineError> {
-                if let Some(id) = inbound
-                    && tx.inbound_status(id)? != InboundStatus::Pending
-                {
-                    return Ok(duplicate());
-                }
-                let mut work = Work::new(tx, now, &judge, inbound);
-                let mut session = Session::new(&mut work, sender, vec![secret]);
-                session.run(lines)?;
-                let (subject, body, game) = compose_reply(&session, &judge, lines.is_empty());
-                let (errors, processed) = (session.errors, session.processed);
-                drop(session);
-                work.send(sender, subject.clone(), body.clone(), game, true);
-                work.flush()?;
-                if let Some(id) = inbound {
-                    let outcome = match errors {
-                        0 => "applied".to_string(),
-                        n => format!("applied; {n} line(s) refused"),
-                    };
-                    tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
-                }
-                Ok(Applied {
-                    duplicate: false,
-                    errors,
-                    processed,
-                    reply_subject: subject,
-                    reply_body: body,
-                })
-            })
+            .transaction(|tx| apply_in(tx, &config, secret, sender, lines, inbound, now))
     }
 
-    /// Reads a mail body with the grammar (standard map; dates in the sender's
+    /// Reads a stored mail and applies it in one transaction with what the
+    /// caller decides around it: `guard` runs first and either gives the body to
+    /// read (`Ok`) or settles the mail itself (`Err`, returned as is, nothing
+    /// read); `after` may queue more mail once the mail is applied. One commit
+    /// for the whole mail.
+    pub fn apply_guarded<T>(
+        &mut self,
+        sender: &str,
+        inbound: InboundId,
+        now: DateTime<Utc>,
+        guard: impl FnOnce(&Tx<'_>) -> Result<Result<String, T>, StoreError>,
+        after: impl FnOnce(&Tx<'_>, &Applied) -> Result<(), StoreError>,
+    ) -> Result<Result<Applied, T>, EngineError> {
+        let secret = (self.secrets)();
+        let config = self.config.clone();
+        self.store.transaction(|tx| {
+            let body = match guard(tx)? {
+                Ok(body) => body,
+                Err(settled) => return Ok(Err(settled)),
+            };
+            let lines = read_lines(tx, &config, sender, &body, now)?;
+            let applied = apply_in(tx, &config, secret, sender, &lines, Some(inbound), now)?;
+            after(tx, &applied)?;
+            Ok(Ok(applied))
+        })
+    }
+
+    /// Reads a mail body with the grammar (the map of the game it signs on to;
     /// zone) and applies it like [`Engine::apply`].
     pub fn apply_text(
         &mut self,
@@ -135,14 +140,10 @@ impl Engine {
         inbound: Option<InboundId>,
         now: DateTime<Utc>,
     ) -> Result<Applied, EngineError> {
-        let map = crate::map::Map::standard();
-        let zone = self
+        let config = self.config.clone();
+        let lines = self
             .store
-            .transaction(|tx| tx.account_by_address(sender))?
-            .map(|a| super::clock::zone(&a.time_zone))
-            .unwrap_or(chrono_tz::Tz::UTC);
-        let parsed = crate::grammar::parse_body(map, body);
-        let lines = super::from_grammar::lines_from_body(map, &parsed, now, zone);
+            .transaction(|tx| read_lines(tx, &config, sender, body, now))?;
         self.apply(sender, &lines, inbound, now)
     }
 
@@ -152,10 +153,12 @@ impl Engine {
     pub fn process_due(&mut self, now: DateTime<Utc>) -> Result<usize, EngineError> {
         let ids = self.store.transaction(|tx| tx.due_games(now))?;
         let judge = self.config.judge_name.clone();
+        let zone = self.config.timezone;
         let mut total = 0;
         for id in ids {
             total += self.store.transaction(|tx| -> Result<usize, EngineError> {
                 let mut work = Work::new(tx, now, &judge, None);
+                work.default_zone = zone;
                 let Some(key) = work.load_id(id)? else {
                     return Ok(0);
                 };
@@ -173,6 +176,75 @@ impl Engine {
     }
 }
 
+/// A mail body read with the grammar: the map of the game it signs on to,
+/// dates in the sender's zone.
+fn read_lines(
+    tx: &Tx<'_>,
+    config: &EngineConfig,
+    sender: &str,
+    body: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<Line>, EngineError> {
+    let map = crate::map::Map::standard();
+    let zone = tx
+        .account_by_address(sender)?
+        .map(|a| super::clock::zone(&a.time_zone))
+        .unwrap_or(config.timezone);
+    let parsed = crate::grammar::parse_body(map, body);
+    // A game with a map of its own (Masters minor powers) reads its mail with it.
+    let game_map = super::variants::mail_map(tx, &parsed)?;
+    let (map, parsed) = if std::ptr::eq(game_map, map) {
+        (map, parsed)
+    } else {
+        (game_map, crate::grammar::parse_body(game_map, body))
+    };
+    Ok(super::from_grammar::lines_from_body(
+        map, &parsed, now, zone,
+    ))
+}
+
+/// One mail's lines applied inside `tx`, with the reply and every mail they cause.
+fn apply_in(
+    tx: &Tx<'_>,
+    config: &EngineConfig,
+    secret: [u8; 32],
+    sender: &str,
+    lines: &[Line],
+    inbound: Option<InboundId>,
+    now: DateTime<Utc>,
+) -> Result<Applied, EngineError> {
+    if let Some(id) = inbound
+        && tx.inbound_status(id)? != InboundStatus::Pending
+    {
+        return Ok(duplicate());
+    }
+    let judge = &config.judge_name;
+    let mut work = Work::new(tx, now, judge, inbound);
+    work.default_zone = config.timezone;
+    let mut session = Session::new(&mut work, sender, vec![secret]);
+    session.run(lines)?;
+    let (subject, body, game) = compose_reply(&session, judge, lines.is_empty());
+    let (errors, processed) = (session.errors, session.processed);
+    drop(session);
+    work.send(sender, subject.clone(), body.clone(), game, true);
+    work.flush()?;
+    if let Some(id) = inbound {
+        let outcome = match errors {
+            0 => "applied".to_string(),
+            n => format!("applied; {n} line(s) refused"),
+        };
+        tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
+    }
+    Ok(Applied {
+        duplicate: false,
+        errors,
+        processed,
+        reply_subject: subject,
+        reply_body: body,
+        game,
+    })
+}
+
 fn duplicate() -> Applied {
     Applied {
         duplicate: true,
@@ -180,6 +252,7 @@ fn duplicate() -> Applied {
         processed: 0,
         reply_subject: String::new(),
         reply_body: String::new(),
+        game: None,
     }
 }
 

@@ -39,6 +39,8 @@ pub struct Work<'t, 'c> {
     pub now: DateTime<Utc>,
     pub judge: String,
     pub inbound: Option<InboundId>,
+    /// The zone of an address without an account (the judge's default).
+    pub default_zone: chrono_tz::Tz,
     games: BTreeMap<String, Loaded>,
     pub outgoing: Vec<Outgoing>,
 }
@@ -73,6 +75,7 @@ impl<'t, 'c> Work<'t, 'c> {
             now,
             judge: judge.to_string(),
             inbound,
+            default_zone: chrono_tz::Tz::UTC,
             games: BTreeMap::new(),
             outgoing: Vec::new(),
         }
@@ -193,7 +196,7 @@ impl<'t, 'c> Work<'t, 'c> {
     pub fn zone_of(&self, address: &str) -> chrono_tz::Tz {
         match self.tx.account_by_address(address) {
             Ok(Some(a)) => clock::zone(&a.time_zone),
-            _ => chrono_tz::Tz::UTC,
+            _ => self.default_zone,
         }
     }
 
@@ -221,7 +224,7 @@ impl<'t, 'c> Work<'t, 'c> {
             self.tx.update_game(&g.row)?;
             g.dirty = false;
             let (id, state) = (g.row.id, g.state.clone());
-            sync_memberships(self.tx, id, &state, self.now)?;
+            sync_memberships(self.tx, id, &state, self.now, self.default_zone)?;
         }
         for m in std::mem::take(&mut self.outgoing) {
             let recipients = [m.to.clone()];
@@ -273,13 +276,14 @@ fn sync_memberships(
     game: GameId,
     state: &GameState,
     now: DateTime<Utc>,
+    zone: chrono_tz::Tz,
 ) -> Result<(), EngineError> {
     let current = tx.memberships(game)?;
     let mut wanted = Vec::new();
     for m in &state.members {
         let account = match tx.account_by_address(&m.address)? {
             Some(a) => a.id,
-            None => tx.insert_account(&m.address, None, "UTC", now)?,
+            None => tx.insert_account(&m.address, None, zone.name(), now)?,
         };
         let prefs: Vec<String> = m.preferences.iter().map(|g| g.join("=")).collect();
         wanted.push((account, store_role(m.role), m.power.clone(), prefs));

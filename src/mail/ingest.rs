@@ -20,6 +20,9 @@ pub struct Envelope {
     pub sender: Option<String>,
     /// The display name that came with the sender address.
     pub sender_name: Option<String>,
+    /// The From address, lower-cased, when it differs from `sender` (the mail
+    /// asks for replies elsewhere with Reply-To).
+    pub from_other: Option<String>,
     /// Decoded subject, empty when there is none.
     pub subject: String,
     /// The Date header, when it parses.
@@ -93,6 +96,7 @@ pub fn ingest_sized(
         return Err(IngestError::NotAMessage);
     }
     let (sender, sender_name) = reply_address(&msg);
+    let from_other = from_address(&msg).filter(|f| sender.as_ref() != Some(f));
     let no_reply = no_reply_reason(&msg, sender.as_deref(), &opts.judge_address);
     let message_id = msg.message_id().map(clean_id).filter(|id| !id.is_empty());
     Ok(Envelope {
@@ -100,6 +104,7 @@ pub fn ingest_sized(
         message_id,
         sender,
         sender_name,
+        from_other,
         subject: msg.subject().map(one_line).unwrap_or_default(),
         date: msg
             .date()
@@ -154,6 +159,16 @@ fn reply_address(msg: &Message<'_>) -> (Option<String>, Option<String>) {
         .map(one_line)
         .filter(|n| !n.is_empty() && address.is_some());
     (address, name)
+}
+
+/// The first From address, lower-cased, when it is plausible.
+fn from_address(msg: &Message<'_>) -> Option<String> {
+    msg.from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::trim)
+        .filter(|a| plausible_address(a))
+        .map(str::to_lowercase)
 }
 
 fn plausible_address(address: &str) -> bool {

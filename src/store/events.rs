@@ -82,3 +82,19 @@ impl Tx<'_> {
         )
     }
 }
+
+impl Tx<'_> {
+    /// When a game had events of `kind` at or after `since`, oldest first.
+    pub fn game_event_times(
+        &self,
+        game: GameId,
+        kind: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>, StoreError> {
+        self.query_all(
+            "SELECT at FROM events WHERE game_id = ?1 AND kind = ?2 AND at >= ?3 ORDER BY at, id",
+            params![game.0, kind, to_secs(since)],
+            |r| from_secs("events.at", r.get(0)?),
+        )
+    }
+}

@@ -167,6 +167,24 @@ impl Tx<'_> {
             |r| from_secs("inbound_mails.received_at", r.get(0)?),
         )
     }
+
+    /// How many mails from `sender` (ignoring case) received at or after `since`
+    /// were stored no later than mail `upto` (itself included): its place in the
+    /// sender's hour, even when later mails of the same batch are stored already.
+    pub fn inbound_count_from(
+        &self,
+        sender: &str,
+        since: DateTime<Utc>,
+        upto: InboundId,
+    ) -> Result<usize, StoreError> {
+        let n: Option<i64> = self.query_opt(
+            "SELECT count(*) FROM inbound_mails
+             WHERE sender = ?1 COLLATE NOCASE AND received_at >= ?2 AND id <= ?3",
+            params![sender, to_secs(since), upto.0],
+            |r| Ok(r.get(0)?),
+        )?;
+        Ok(n.unwrap_or(0) as usize)
+    }
 }
 
 /// SQLite LIMIT takes an i64; anything larger means "no limit".

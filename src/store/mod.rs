@@ -40,7 +40,7 @@ pub use games::{Game, GameStatus, Membership, NewGame, NewMembership, Role};
 pub use inbound::{InboundInsert, InboundMail, InboundStatus, synthetic_message_id};
 pub use orders::{NewOrder, OrderRecord};
 pub use outbox::{NewAttachment, NewOutbox, OutboxAttachment, OutboxMail, OutboxStatus};
-pub use password::{hash_password, verify_password};
+pub use password::{argon2_runs, hash_password, verify_password};
 pub use phases::{NewPhase, PhaseRecord};
 pub use press::{NewPress, Press};
 pub use schema::LATEST_VERSION;
@@ -197,6 +197,9 @@ pub struct Store {
     path: Option<PathBuf>,
     /// Schema version found at open, before migrating.
     opened_at_version: i64,
+    /// Transactions committed through [`Store::transaction`] (each a sync to disk
+    /// when it wrote anything).
+    commits: u64,
 }
 
 impl Store {
@@ -220,6 +223,7 @@ impl Store {
             conn,
             path: Some(path.clone()),
             opened_at_version: 0,
+            commits: 0,
         };
         store.configure().map_err(|e| open_error(&path, e))?;
         store.check_integrity(&path)?;
@@ -238,6 +242,7 @@ impl Store {
             conn,
             path: None,
             opened_at_version,
+            commits: 0,
         })
     }
 
@@ -343,7 +348,13 @@ impl Store {
             .map_err(StoreError::from)?;
         let value = f(&Tx { conn: &tx })?;
         tx.commit().map_err(StoreError::from)?;
+        self.commits += 1;
         Ok(value)
+    }
+
+    /// How many transactions this connection has committed.
+    pub fn commits(&self) -> u64 {
+        self.commits
     }
 }
 

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Row, params};
+use sha2::{Digest, Sha256};
 
 use super::inbound::limit_param;
 use super::{
@@ -152,17 +153,25 @@ impl Tx<'_> {
     }
 
     /// Attaches a file to a queued mail whose bytes are not fixed yet; it goes
-    /// after those attached before.
+    /// after those attached before. The bytes are stored once however many
+    /// mails carry them (the same board picture goes to every member).
     pub fn add_outbox_attachment(
         &self,
         id: OutboxId,
         file: &NewAttachment<'_>,
     ) -> Result<(), StoreError> {
+        let digest = hex::encode(Sha256::digest(file.bytes));
+        self.conn
+            .prepare_cached(
+                "INSERT INTO attachment_files (digest, bytes) VALUES (?1, ?2)
+                 ON CONFLICT (digest) DO NOTHING",
+            )?
+            .execute(params![digest, file.bytes])?;
         self.insert(
-            "INSERT INTO outbox_attachments (outbox_id, position, filename, content_type, bytes)
+            "INSERT INTO outbox_attachments (outbox_id, position, filename, content_type, file_id)
              VALUES (?1, (SELECT COUNT(*) FROM outbox_attachments WHERE outbox_id = ?1),
-                     ?2, ?3, ?4)",
-            params![id.0, file.filename, file.content_type, file.bytes],
+                     ?2, ?3, (SELECT id FROM attachment_files WHERE digest = ?4))",
+            params![id.0, file.filename, file.content_type, digest],
         )
         .map(|_| ())
     }
@@ -170,8 +179,9 @@ impl Tx<'_> {
     /// The files of an outbox mail, in the order they were attached.
     pub fn outbox_attachments(&self, id: OutboxId) -> Result<Vec<OutboxAttachment>, StoreError> {
         self.query_all(
-            "SELECT filename, content_type, bytes FROM outbox_attachments
-             WHERE outbox_id = ?1 ORDER BY position",
+            "SELECT a.filename, a.content_type, f.bytes
+             FROM outbox_attachments a JOIN attachment_files f ON f.id = a.file_id
+             WHERE a.outbox_id = ?1 ORDER BY a.position",
             [id.0],
             |r| {
                 Ok(OutboxAttachment {

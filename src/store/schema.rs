@@ -12,6 +12,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_initial.sql")),
     (2, include_str!("migrations/0002_mail_by_address.sql")),
     (3, include_str!("migrations/0003_outbox_attachments.sql")),
+    (4, include_str!("migrations/0004_attachment_files.sql")),
 ];
 
 /// The schema version this program writes.

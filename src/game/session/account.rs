@@ -1,11 +1,121 @@
-//! The sender's own affairs: `REGISTER`, `SET ADDRESS`, `DIARY`.
+//! The sender's own affairs: `REGISTER`, `SET ADDRESS`, `DIARY`; and what
+//! guards their passwords: no echo of a password, wrong passwords counted per
+//! game and, past a limit, sign-ons from other addresses refused.
 
+use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
-use super::{Session, Who};
+use super::{Session, Who, power_by_initial};
 use crate::game::EngineError;
+use crate::game::docs::power_name;
 use crate::game::model::{DiaryEntry, Role};
+use crate::game::process::map_for;
 use crate::grammar::DiaryAction;
+
+/// Wrong passwords for one game within this window count towards [`GUESS_LIMIT`].
+pub const GUESS_WINDOW: Duration = Duration::hours(1);
+/// Wrong passwords for one game (from any addresses) within [`GUESS_WINDOW`]
+/// after which sign-ons to a seat from an address other than the seat's own are
+/// refused without looking at the password.
+pub const GUESS_LIMIT: usize = 10;
+
+/// Event kinds of the password guard.
+const EV_REFUSED: &str = "password.refused";
+const EV_LOCKED_OUT: &str = "password.locked_out";
+const EV_MASTER_TOLD: &str = "password.master_told";
+
+/// A line as it may be echoed: the words that may carry a password replaced
+/// by `****`, and those words (to take out of an error message too).
+pub(super) struct Masked {
+    pub text: String,
+    pub secrets: Vec<String>,
+    /// The line is a sign-on (`SIGNON`, `CREATE`, `OBSERVE`, `JOIN`, or a word
+    /// close to one): what follows must not speak for an earlier sign-on.
+    pub signs_on: bool,
+}
+
+const SIGN_ON_WORDS: &[&str] = &["signon", "create", "observe", "join"];
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `word` is `target` or a misspelling of it (a line the grammar could not
+/// read may still carry a password).
+fn near(word: &str, target: &str) -> bool {
+    word == target || (word.len() >= 4 && word != "signoff" && edit_distance(word, target) <= 2)
+}
+
+/// How a line that may carry a password is echoed, or `None` when it carries
+/// none. Whatever follows the game (or `SET PASSWORD`) is masked, read or not:
+/// a line the grammar refused may have its words anywhere.
+pub(super) fn mask_line(text: &str) -> Option<Masked> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let first = words.first()?.to_lowercase();
+    let second = words.get(1).map(|w| w.to_lowercase());
+    let signs_on = SIGN_ON_WORDS.iter().any(|w| near(&first, w));
+    let keep = if signs_on {
+        let rest = &words[1..];
+        let lone_initial = rest
+            .first()
+            .is_some_and(|w| w.chars().count() == 1 && w.chars().all(|c| c.is_alphabetic()));
+        match rest.len() {
+            n if n >= 3 && lone_initial && near(&first, "signon") => 3,
+            n if n >= 2 => 2,
+            1 if rest[0].starts_with('?') => 2,
+            _ => 1,
+        }
+    } else if first == "set" && second.as_deref().is_some_and(|w| near(w, "password")) {
+        2
+    } else {
+        return None;
+    };
+    let secrets: Vec<String> = words[keep.min(words.len())..]
+        .iter()
+        .filter(|w| **w != "****")
+        .map(|w| w.to_string())
+        .collect();
+    let mut shown = words[..keep.min(words.len())].join(" ");
+    if words.len() > keep {
+        shown.push_str(" ****");
+    }
+    Some(Masked {
+        text: shown,
+        secrets,
+        signs_on,
+    })
+}
+
+/// `message` with every whole-word occurrence of a secret replaced by `****`.
+pub(super) fn mask_words(message: &str, secrets: &[String]) -> String {
+    let mut out = message.to_string();
+    for s in secrets.iter().filter(|s| !s.is_empty()) {
+        let mut from = 0;
+        while let Some(at) = out[from..].find(s.as_str()).map(|i| i + from) {
+            let end = at + s.len();
+            let before = out[..at].chars().next_back();
+            let after = out[end..].chars().next();
+            let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+            if boundary(before) && boundary(after) {
+                out.replace_range(at..end, "****");
+                from = at + 4;
+            } else {
+                from = end;
+            }
+        }
+    }
+    out
+}
 
 /// The value of the first of `keys` present in a `REGISTER` block.
 fn field<'f>(fields: &'f [(String, String)], keys: &[&str]) -> Option<&'f str> {
@@ -29,6 +139,144 @@ fn plausible_address(a: &str) -> bool {
 }
 
 impl Session<'_, '_, '_> {
+    /// A line the grammar could not read. A password in it is never echoed; a
+    /// sign-on line that could not be read is a refused sign-on: nothing after it
+    /// speaks for an earlier one.
+    pub(super) fn line_error(
+        &mut self,
+        line: usize,
+        text: &str,
+        message: &str,
+    ) -> Result<(), EngineError> {
+        let Some(masked) = mask_line(text) else {
+            self.fail(line, text, message);
+            return Ok(());
+        };
+        let message = mask_words(message, &masked.secrets);
+        if masked.signs_on {
+            // Orders read before this line belong to the sign-on before it.
+            self.flush_orders()?;
+            self.fail(line, &masked.text, message);
+            self.context = None;
+            self.target = None;
+            self.failed_signon = Some(line);
+        } else {
+            self.fail(line, &masked.text, message);
+        }
+        Ok(())
+    }
+
+    /// The addresses that hold the seat `power` (`M`/`master`: the masters) in a
+    /// loaded game; empty when there is no such seat.
+    fn seat_addresses(&self, key: &str, power: &str) -> Vec<String> {
+        let state = &self.work.game(key).state;
+        if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
+            return state.masters().map(|m| m.address.clone()).collect();
+        }
+        let Ok(map) = map_for(&state.settings.variant) else {
+            return Vec::new();
+        };
+        power_by_initial(map, power)
+            .and_then(|p| state.player_of(&power_name(map, p)))
+            .map(|m| vec![m.address.clone()])
+            .unwrap_or_default()
+    }
+
+    /// `SIGNON <power><game> <password>` with the guard against guessing: every
+    /// wrong password is logged with the game; past [`GUESS_LIMIT`] within
+    /// [`GUESS_WINDOW`], a sign-on from an address other than the seat's own is
+    /// refused without its password being checked, and the masters are told once.
+    pub(super) fn guarded_sign_on(
+        &mut self,
+        line: usize,
+        text: &str,
+        power: &str,
+        game: &str,
+        password: &str,
+    ) -> Result<(), EngineError> {
+        let Some(key) = self.work.load(game)? else {
+            return self.sign_on(line, text, power, game, password);
+        };
+        let seat = self.seat_addresses(&key, power);
+        let own = seat.iter().any(|a| a.eq_ignore_ascii_case(&self.sender));
+        let id = self.work.game(&key).row.id;
+        let name = self.work.game(&key).state.name.clone();
+        let since = self.now() - GUESS_WINDOW;
+        if !seat.is_empty() && !own {
+            let refused = self.work.tx.game_event_times(id, EV_REFUSED, since)?;
+            if refused.len() >= GUESS_LIMIT {
+                let until = lock_ends(&refused);
+                self.work.event(
+                    Some(id),
+                    EV_LOCKED_OUT,
+                    json!({ "from": self.sender, "seat": power }),
+                )?;
+                let zone = self.work.zone_of(&self.sender);
+                self.fail(
+                    line,
+                    text,
+                    format!(
+                        "{name} has had {} wrong passwords within the last hour, so sign-ons                          to it from an address other than the seat's own are refused until                          {}; the password was not checked. Sign on from the address the seat                          is registered to, or try again later.",
+                        refused.len(),
+                        until.with_timezone(&zone).format("%a %b %d %Y %H:%M %Z")
+                    ),
+                );
+                return Ok(());
+            }
+        }
+        let errors = self.errors;
+        self.sign_on(line, text, power, game, password)?;
+        if seat.is_empty() || self.errors == errors {
+            return Ok(());
+        }
+        // The seat exists and the sign-on was refused: the password was wrong.
+        self.work.event(
+            Some(id),
+            EV_REFUSED,
+            json!({ "from": self.sender, "seat": power, "own_address": own }),
+        )?;
+        let refused = self.work.tx.game_event_times(id, EV_REFUSED, since)?;
+        let told = self.work.tx.game_event_times(id, EV_MASTER_TOLD, since)?;
+        if refused.len() >= GUESS_LIMIT && told.is_empty() {
+            self.tell_masters_of_guessing(&key, refused.len(), lock_ends(&refused))?;
+        }
+        Ok(())
+    }
+
+    fn tell_masters_of_guessing(
+        &mut self,
+        key: &str,
+        count: usize,
+        until: DateTime<Utc>,
+    ) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let (id, name) = (g.row.id, g.state.name.clone());
+        let masters: Vec<String> = g.state.masters().map(|m| m.address.clone()).collect();
+        let subject = format!("{}:{name} - Wrong passwords", self.work.judge);
+        for to in &masters {
+            let zone = self.work.zone_of(to);
+            let body = format!(
+                ":: Judge: {}  Game: {name}\n\n\
+                 {count} wrong passwords were given for seats in {name} within the last hour, \
+                 the last from {}. Until {}, sign-ons to {name} from an address other than \
+                 the seat's own are refused without their password being checked. Players \
+                 signing on from their own address are not affected.\n\n\
+                 If a player's password may be known to someone else, the player can change \
+                 it with SET PASSWORD.\n",
+                self.work.judge,
+                self.sender,
+                until.with_timezone(&zone).format("%a %b %d %Y %H:%M %Z"),
+            );
+            self.work.send(to, subject.clone(), body, Some(id), false);
+        }
+        self.work.event(
+            Some(id),
+            EV_MASTER_TOLD,
+            json!({ "masters": masters, "refused": count }),
+        )?;
+        Ok(())
+    }
+
     pub(super) fn register(
         &mut self,
         line: usize,
@@ -85,7 +333,7 @@ impl Session<'_, '_, '_> {
             None => self.work.tx.insert_account(
                 &self.sender,
                 hash.as_deref(),
-                zone.unwrap_or("UTC"),
+                zone.unwrap_or(self.work.default_zone.name()),
                 now,
             )?,
         };
@@ -270,5 +518,44 @@ impl Session<'_, '_, '_> {
             },
         }
         Ok(())
+    }
+}
+
+/// When a lock that `refused` (times of wrong passwords in the window, oldest
+/// first, at least [`GUESS_LIMIT`]) caused ends: when all but `GUESS_LIMIT - 1`
+/// of them have left the window.
+fn lock_ends(refused: &[DateTime<Utc>]) -> DateTime<Utc> {
+    let at = refused.len().saturating_sub(GUESS_LIMIT);
+    refused.get(at).copied().unwrap_or_default() + GUESS_WINDOW
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_words_are_masked_read_or_not() {
+        let m = |t: &str| mask_line(t).map(|m| m.text);
+        assert_eq!(m("SIGNON Fgame secret extra").as_deref(), Some("SIGNON Fgame ****"));
+        assert_eq!(m("signon F game secret").as_deref(), Some("signon F game ****"));
+        assert_eq!(m("SIGNON F secret").as_deref(), Some("SIGNON F ****"));
+        assert_eq!(m("SIGNON secret").as_deref(), Some("SIGNON ****"));
+        assert_eq!(m("SIGNN Fgame secret").as_deref(), Some("SIGNN Fgame ****"));
+        assert_eq!(m("CREATE ?g secret standard").as_deref(), Some("CREATE ?g ****"));
+        assert_eq!(m("OBSERVE g secret").as_deref(), Some("OBSERVE g ****"));
+        assert_eq!(m("SET PASSWORD a b c").as_deref(), Some("SET PASSWORD ****"));
+        assert_eq!(m("SET PASWORD abc").as_deref(), Some("SET PASWORD ****"));
+        assert_eq!(m("SET WAIT"), None);
+        assert_eq!(m("A Par - Bur"), None);
+        assert_eq!(m("SIGNOFF"), None);
+    }
+
+    #[test]
+    fn secrets_leave_messages_as_whole_words_only() {
+        let secrets = vec!["b".to_string(), "pw1".to_string()];
+        assert_eq!(
+            mask_words("col 16: unexpected \"b\" about pw1; but not pw12", &secrets),
+            "col 16: unexpected \"****\" about ****; but not pw12"
+        );
     }
 }
