@@ -769,3 +769,114 @@ async fn the_daemon_survives_the_imap_server_restarting() {
     assert!(log.contains("running"), "{log}");
     println!("daemon log:\n{log}");
 }
+
+/// The commander of `unit` (`A LVP`) in the start announcement of a GTD game.
+fn gtd_commander(announcement: &str, unit: &str) -> String {
+    announcement
+        .lines()
+        .find(|l| l.contains(&format!(" {unit} ")))
+        .and_then(|l| l.split_whitespace().last())
+        .unwrap_or_else(|| panic!("{unit} in {announcement}"))
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grand_tournament_game_by_mail() {
+    let stack = Stack::start();
+    let config = stack.config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    let game = "gtde2e";
+    let players: Vec<String> = (1..=22).map(|i| format!("gtd{i:02}@example.test")).collect();
+    let mut mails = vec![PlayerMail::plain(
+        MASTER,
+        "gtd-create@example.test",
+        "A new game",
+        &format!("CREATE ?{game} gm-secret gtd\n"),
+    )];
+    for (i, address) in players.iter().enumerate() {
+        let pref = if i == 0 { "SET PREFERENCE F\n" } else { "" };
+        mails.push(PlayerMail::plain(
+            address,
+            &format!("gtd-join-{i}@example.test"),
+            "Joining",
+            &format!("SIGNON ?{game} pw-{i}\n{pref}"),
+        ));
+    }
+    send_all(&stack, &mails).await;
+    let pass = run_once(&config, t0).await.expect("pass");
+    assert_eq!(pass.intake.applied, 23, "{pass:?}");
+    // Each player: the answer to the sign-on and the start announcement.
+    for address in &players {
+        stack.wait_delivered(address, 2).await;
+    }
+    let first = mailbox(&stack, &players[0]).await;
+    let announcement = text_of(one_with(&first, "Game starting"));
+    assert!(announcement.contains("head of government"), "{announcement}");
+    let lvp = gtd_commander(&announcement, "A LVP");
+    let par = gtd_commander(&announcement, "A PAR");
+    let at = |name: &str| format!("{name}@example.test");
+    let pw = |name: &str| {
+        let i = players.iter().position(|p| *p == at(name)).expect("a player");
+        format!("pw-{i}")
+    };
+
+    // Spring 1901: the army in Liverpool moves; its commander's order only.
+    let lvp_at = at(&lvp);
+    let par_at = at(&par);
+    let spring = [
+        PlayerMail::plain(
+            &lvp_at,
+            "gtd-s1@example.test",
+            "orders",
+            &format!("SIGNON ?{game} {}\nA Lvp-Yor\n", pw(&lvp)),
+        ),
+        PlayerMail::plain(
+            &par_at,
+            "gtd-s2@example.test",
+            "orders",
+            &format!("SIGNON ?{game} {}\nA Lvp-Wal\nA Par-Bur\n", pw(&par)),
+        ),
+    ];
+    let before_lvp = stack.delivered(&lvp_at);
+    let before_par = stack.delivered(&par_at);
+    send_all(&stack, &spring).await;
+    run_once(&config, minutes(5)).await.expect("pass");
+    stack.wait_delivered(&par_at, before_par + 1).await;
+    let replies = mailbox(&stack, &par_at).await;
+    let reply = replies
+        .iter()
+        .map(text_of)
+        .find(|t| t.contains("Lvp-Wal"))
+        .expect("the answer to the orders");
+    assert!(reply.contains("does not command the unit in LVP"), "{reply}");
+    assert!(reply.contains("A PAR - BUR"), "{reply}");
+
+    // The Gamemaster processes; every player gets the season's report.
+    let process = |id: &str| {
+        PlayerMail::plain(
+            MASTER,
+            id,
+            "process",
+            &format!("SIGNON M{game} gm-secret\nPROCESS\n"),
+        )
+    };
+    send_all(&stack, &[process("gtd-p1@example.test")]).await;
+    run_once(&config, minutes(10)).await.expect("pass");
+    stack.wait_delivered(&lvp_at, before_lvp + 2).await;
+    let mails = mailbox(&stack, &lvp_at).await;
+    let results = text_of(one_with(&mails, "S1901M results"));
+    assert!(results.contains("A LVP - YOR"), "{results}");
+    assert!(results.contains(&lvp), "{results}");
+    assert!(results.contains("You command: A YOR (England)"), "{results}");
+    assert!(results.contains("F1901M"), "{results}");
+
+    // Fall 1901 with no orders: units hold, and the Winter comes next.
+    send_all(&stack, &[process("gtd-p2@example.test")]).await;
+    run_once(&config, minutes(15)).await.expect("pass");
+    stack.wait_delivered(&lvp_at, before_lvp + 3).await;
+    let mails = mailbox(&stack, &lvp_at).await;
+    let fall = text_of(one_with(&mails, "F1901M results"));
+    assert!(fall.contains("W1901A"), "the Winter is always played: {fall}");
+    println!("{fall}");
+}
