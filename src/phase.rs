@@ -59,6 +59,28 @@ impl Phase {
     }
 }
 
+/// How a game counts its years in reports. The phase itself always counts up
+/// (`S1902M` follows `W1901A`); only the words printed change.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 1901, 1902, ...
+    #[default]
+    Common,
+    /// Twilight Zone (rule 5): the game starts in 1901 BC and the years count
+    /// down: the phase year 1901 is 1901 BC, 1902 is 1900 BC, 1900 is 1902 BC.
+    BeforeChrist,
+}
+
+impl Era {
+    /// The year as reports print it (`1901`, `1900 BC`).
+    pub fn year(self, year: u16) -> String {
+        match self {
+            Era::Common => year.to_string(),
+            Era::BeforeChrist => format!("{} BC", 3802 - i32::from(year)),
+        }
+    }
+}
+
 impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self.season {

@@ -55,8 +55,9 @@ pub fn report_of(
     seq: u32,
 ) -> PhaseReport {
     let over = state.status == super::model::Status::Finished;
-    PhaseReport::build(
+    let mut report = PhaseReport::build_under(
         map,
+        &rules_for(state),
         &PhaseInput {
             info: info(state, judge, seq),
             before,
@@ -64,7 +65,10 @@ pub fn report_of(
             deadline: if over { None } else { state.clock.deadline },
             game_over: over,
         },
-    )
+    );
+    report.sections = super::variants::report_sections(state);
+    super::variants::edit_report(state, &mut report);
+    report
 }
 
 /// The text `who` receives. The standard game hides nothing.
@@ -79,6 +83,9 @@ pub fn replay(
     record: &PhaseRecord,
     seq: u32,
 ) -> Option<PhaseReport> {
+    if !super::variants::replays(state) {
+        return None;
+    }
     let map = map_for(&state.settings.variant).ok()?;
     let before: PositionDoc = serde_json::from_str(&record.position_before).ok()?;
     let after: PositionDoc = serde_json::from_str(&record.position_after).ok()?;

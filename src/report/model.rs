@@ -12,7 +12,7 @@ use super::names;
 use super::why;
 use crate::judge::{
     Adjudication, Allegiance, Position, Resolution, Rules, Unit, Verdict, adjudicate,
-    retreat_options,
+    retreat_options_with,
 };
 use crate::map::{Location, Map, Power, Province};
 use crate::orders::{Order, PowerOrder};
@@ -116,6 +116,11 @@ pub struct PhaseReport {
     pub after: Position,
     /// Lines a view adds for one recipient (a variant's private notices).
     pub notices: Vec<String>,
+    /// Lines a variant adds for everyone after the results (Masters: orders
+    /// given to controlled units with their votes, adjustment outcomes).
+    pub sections: Vec<String>,
+    /// How the report prints years (Twilight Zone counts them down, BC).
+    pub era: crate::phase::Era,
 }
 
 /// What the engine knows about a phase besides the adjudication.
@@ -143,8 +148,16 @@ pub struct Replay<'a> {
 }
 
 impl PhaseReport {
-    /// Builds the model of one processed phase.
+    /// Builds the model of one processed phase played under the default rules
+    /// (2023). A game under another edition uses [`PhaseReport::build_under`].
     pub fn build(map: &Map, input: &PhaseInput<'_>) -> PhaseReport {
+        PhaseReport::build_under(map, &Rules::default(), input)
+    }
+
+    /// Builds the model of one processed phase played under `rules`: the rules
+    /// decide where a dislodged unit may retreat (a unit dislodged by a convoyed
+    /// attack may retreat to the attacker's origin under the 2023 rules only).
+    pub fn build_under(map: &Map, rules: &Rules, input: &PhaseInput<'_>) -> PhaseReport {
         let before = input.before;
         let after = &input.adjudication.after;
         let resolutions = &input.adjudication.resolutions;
@@ -154,7 +167,7 @@ impl PhaseReport {
             .map(|r| resolve_one(map, before, resolutions, r))
             .collect();
         sort_orders(map, before.phase.kind, &mut orders);
-        let dislodged = dislodged_units(map, before.phase.kind, after);
+        let dislodged = dislodged_units(map, rules, before.phase.kind, after);
         let (powers, unowned) = summaries(map, after);
         PhaseReport {
             info: input.info.clone(),
@@ -171,6 +184,8 @@ impl PhaseReport {
             before: before.clone(),
             after: after.clone(),
             notices: Vec::new(),
+            sections: Vec::new(),
+            era: Default::default(),
         }
     }
 
@@ -198,7 +213,7 @@ impl PhaseReport {
             deadline: replay.deadline,
             game_over: replay.game_over,
         };
-        PhaseReport::build(map, &input)
+        PhaseReport::build_under(map, rules, &input)
     }
 
     /// The orders that failed, for the "why" section.
@@ -302,7 +317,12 @@ fn sort_orders(map: &Map, kind: PhaseKind, orders: &mut [ResolvedOrder]) {
     orders.sort_by_key(key);
 }
 
-fn dislodged_units(map: &Map, kind: PhaseKind, after: &Position) -> Vec<DislodgedUnit> {
+fn dislodged_units(
+    map: &Map,
+    rules: &Rules,
+    kind: PhaseKind,
+    after: &Position,
+) -> Vec<DislodgedUnit> {
     if kind != PhaseKind::Movement {
         return Vec::new();
     }
@@ -314,7 +334,7 @@ fn dislodged_units(map: &Map, kind: PhaseKind, after: &Position) -> Vec<Dislodge
             unit: d.unit,
             attacker_from: d.attacker_from,
             options: if retreats_next {
-                let mut options = retreat_options(map, after, d);
+                let mut options = retreat_options_with(map, rules, after, d);
                 options.sort_by_key(|l| map.location_name(*l));
                 options
             } else {
@@ -352,4 +372,90 @@ fn summaries(map: &Map, after: &Position) -> (Vec<PowerSummary>, Vec<Province>) 
         .collect();
     by_name(&mut unowned);
     (powers, unowned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Countries, Edition};
+    use crate::map::UnitKind;
+
+    /// An English army convoyed from Brest, supported from Paris, dislodges the
+    /// French army in Picardy: where may the French army go?
+    fn picardy_options(edition: Edition) -> Vec<String> {
+        let map = Map::standard();
+        let p = |code: &str| map.lookup(code).expect(code);
+        let england = map.power("England").expect("England");
+        let france = map.power("France").expect("France");
+        let mut before = Position::initial(map);
+        before.units = vec![
+            Unit {
+                power: england,
+                kind: UnitKind::Army,
+                location: p("bre"),
+            },
+            Unit {
+                power: england,
+                kind: UnitKind::Fleet,
+                location: p("eng"),
+            },
+            Unit {
+                power: england,
+                kind: UnitKind::Army,
+                location: p("par"),
+            },
+            Unit {
+                power: france,
+                kind: UnitKind::Army,
+                location: p("pic"),
+            },
+        ];
+        let orders: Vec<PowerOrder> = [
+            "England: A Bre - Pic via convoy",
+            "England: F Eng C A Bre - Pic",
+            "England: A Par S A Bre - Pic",
+            "France: A Pic H",
+        ]
+        .iter()
+        .map(|line| {
+            let o = crate::grammar::parse_order(map, line).expect(line);
+            PowerOrder {
+                power: o.power.expect("power"),
+                order: o.order,
+            }
+        })
+        .collect();
+        let report = PhaseReport::replay(
+            map,
+            &Rules::preset(edition),
+            &Replay {
+                info: GameInfo {
+                    game: "retreats".into(),
+                    judge: "LEGATE".into(),
+                    variant: "Standard".into(),
+                    seq: 1,
+                },
+                allegiance: &Countries,
+                before: &before,
+                orders: &orders,
+                after: None,
+                deadline: None,
+                game_over: false,
+            },
+        );
+        assert_eq!(report.dislodged.len(), 1, "{edition:?}");
+        assert_eq!(report.dislodged[0].attacker_from, p("bre").province);
+        report.dislodged[0]
+            .options
+            .iter()
+            .map(|l| map.location_code(*l))
+            .collect()
+    }
+
+    #[test]
+    fn retreat_options_follow_the_games_rules() {
+        // DATC 4.A.5: only the 2023 rules open the convoyed attacker's origin.
+        assert_eq!(picardy_options(Edition::E2023), ["BEL", "BRE", "BUR"]);
+        assert_eq!(picardy_options(Edition::E2000), ["BEL", "BUR"]);
+    }
 }

@@ -399,7 +399,7 @@ impl Svg {
         let text = format!(
             "{} \u{2014} {season} {} {kind}",
             escape(&report.info.game),
-            phase.year
+            report.era.year(phase.year)
         );
         let _ = writeln!(
             self.out,

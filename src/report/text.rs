@@ -47,11 +47,18 @@ pub fn classic(map: &Map, report: &PhaseReport, who: &Recipient) -> String {
         "{} results for {} of {}.  ({}.{:03})\n",
         kind_name(report.phase.kind),
         season_name(report.phase.season),
-        report.phase.year,
+        report.era.year(report.phase.year),
         report.info.game,
         report.info.seq
     );
     orders(&mut out, report);
+    for line in &report.sections {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !report.sections.is_empty() {
+        out.push('\n');
+    }
     dislodged(&mut out, map, report);
     if report.show_centers {
         centers(&mut out, map, report);
@@ -213,7 +220,7 @@ fn next_phase(out: &mut String, report: &PhaseReport, who: &Recipient) {
         out,
         "The next phase of '{}' will be {}.",
         report.info.game,
-        phase_words(&next.phase)
+        phase_words_in(&next.phase, report.era)
     );
     if let Some(deadline) = next.deadline {
         let local = deadline.with_timezone(&who.zone);
@@ -227,12 +234,17 @@ fn next_phase(out: &mut String, report: &PhaseReport, who: &Recipient) {
 
 /// `Movement for Fall of 1901`.
 pub fn phase_words(phase: &Phase) -> String {
+    phase_words_in(phase, crate::phase::Era::Common)
+}
+
+/// [`phase_words`] with the years counted as `era` counts them.
+pub fn phase_words_in(phase: &Phase, era: crate::phase::Era) -> String {
     let kind = match phase.kind {
         PhaseKind::Movement => "Movement",
         PhaseKind::Retreat => "Retreats",
         PhaseKind::Adjustment => "Adjustments",
     };
-    format!("{kind} for {} of {}", season_name(phase.season), phase.year)
+    format!("{kind} for {} of {}", season_name(phase.season), era.year(phase.year))
 }
 
 /// The reasons for failed orders, one paragraph each.

@@ -448,6 +448,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         text: &str,
         command: &super::variants::agora::AgoraCommand,
     ) -> Result<(), EngineError> {
+        use super::variants::agora::AgoraCommand;
+        // Without a game, `GET REGULATIONS` is a help topic like any other.
+        if self.context.is_none() && matches!(command, AgoraCommand::GetRegulations(None)) {
+            return self.dispatch(line, text, &Request::Get("regulations".into()));
+        }
         let Some(ctx) = self.require_context(line, text, false) else {
             return Ok(());
         };

@@ -15,6 +15,37 @@ use super::format::Design;
 
 const STANDARD_TOML: &str = include_str!("../../../config/maps/standard.toml");
 
+/// The game's map in Twilight Zone: the standard provinces, centres and homes
+/// of rule 2 and the standard borders. It names things (provinces, powers,
+/// centres); no order uses its borders unless a player's map was missing when
+/// the Gamemaster started the game.
+pub fn base() -> &'static Map {
+    static BASE: std::sync::LazyLock<Map> = std::sync::LazyLock::new(|| {
+        let standard = Map::standard();
+        match union(&[standard]) {
+            Ok(map) => map,
+            Err(e) => panic!("the Twilight Zone base map does not build: {e}"),
+        }
+    });
+    &BASE
+}
+
+/// The map whose borders are those of every map given: a border is on it when
+/// some player's map has it. The adjudicator resolves on it what no single
+/// order's map decides (can the supported unit get there at all? may a
+/// dislodged unit retreat anywhere?).
+pub fn union(maps: &[&Map]) -> Result<Map, DesignError> {
+    let mut borders = Borders::default();
+    for m in maps {
+        borders.army.extend(m.army_borders());
+        for (a, b) in m.fleet_borders() {
+            borders.fleet.insert(if a <= b { (a, b) } else { (b, a) });
+        }
+    }
+    let text = map_toml(&borders, "Twilight Zone")?;
+    Map::from_toml(&text).map_err(|e| DesignError::Build(e.to_string()))
+}
+
 /// The map a design gives. Call it on a design `validate` accepted: it does
 /// not check the rules again, only that the result loads.
 pub fn build(design: &Design, title: &str) -> Result<Map, DesignError> {

@@ -18,7 +18,7 @@ mod grid;
 mod validate;
 
 pub use adjacency::{Borders, derive};
-pub use build::build;
+pub use build::{base, build, union};
 pub use distinct::{distinct, same_borders};
 pub use draw::draw;
 pub use error::{DesignError, Pos};
