@@ -880,3 +880,172 @@ async fn a_grand_tournament_game_by_mail() {
     assert!(fall.contains("W1901A"), "the Winter is always played: {fall}");
     println!("{fall}");
 }
+
+/// Waits for a mail to `user` whose subject contains `part`; returns its text.
+async fn masters_mail_text(stack: &Stack, user: &str, part: &str) -> String {
+    let until = Instant::now() + PATIENCE;
+    loop {
+        let mails = mailbox(stack, user).await;
+        if let Some(m) = mails.iter().find(|m| subject_of(m).contains(part)) {
+            return text_of(m);
+        }
+        assert!(Instant::now() < until, "no mail {part:?} for {user}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_masters_rules_game_by_mail() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    let game = "masters";
+    let names = [
+        "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
+    ];
+
+    // Minor powers, variable control and disarmament.
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "mr-create@example.test",
+            "A Masters game",
+            &format!("CREATE ?{game} gm-secret standard masters=MR1,MR2,MR5\n"),
+        )],
+    )
+    .await;
+    legate_once(&config, t0);
+    let created = masters_mail_text(&stack, MASTER, "LEGT:masters").await;
+    assert!(created.contains("MR1 Minor Powers"), "{created}");
+
+    let joins: Vec<PlayerMail> = POWERS
+        .iter()
+        .zip(names)
+        .map(|((initial, address), name)| {
+            PlayerMail::plain(
+                address,
+                &format!("mr-join-{initial}@example.test"),
+                "Joining",
+                &format!("SIGNON ?{game} pw-{initial}\nSET PREFERENCE {name}\n"),
+            )
+        })
+        .collect();
+    send_all(&stack, &joins).await;
+    let out = legate_once(&config, minutes(5));
+    assert!(out.contains("applied 7"), "{out}");
+    for (_, address) in POWERS {
+        masters_mail_text(&stack, address, "Game starting").await;
+    }
+
+    // Spring 1901, then the master processes.
+    let orders =
+        |initial: &str, lines: &str| format!("SIGNON {initial}{game} pw-{initial}\n{lines}\n");
+    let spring = [
+        PlayerMail::plain(
+            POWERS[2].1,
+            "mr-s-F@example.test",
+            "orders",
+            &orders("F", "F Bre - Gas"),
+        ),
+        PlayerMail::plain(
+            POWERS[3].1,
+            "mr-s-G@example.test",
+            "orders",
+            &orders("G", "F Kie - Hel\nA Ber - Kie"),
+        ),
+        PlayerMail::plain(
+            POWERS[4].1,
+            "mr-s-I@example.test",
+            "orders",
+            &orders("I", "F Nap - TyS"),
+        ),
+    ];
+    send_all(&stack, &spring).await;
+    legate_once(&config, minutes(10));
+    let process = |id: &str| {
+        PlayerMail::plain(
+            MASTER,
+            id,
+            "process",
+            &format!("SIGNON M{game} gm-secret\nPROCESS\n"),
+        )
+    };
+    send_all(&stack, &[process("mr-p1@example.test")]).await;
+    legate_once(&config, minutes(15));
+    masters_mail_text(&stack, MASTER, "S1901M results").await;
+
+    // Fall 1901: the rule text's example, written as the text writes it.
+    let fall = [
+        PlayerMail::plain(
+            POWERS[2].1,
+            "mr-f-F@example.test",
+            "orders",
+            &orders(
+                "F",
+                "F Gas -S- A Mar-Spa\nA Mar - Spa\nPortugal A Por -S- (French) A Mar-Spa",
+            ),
+        ),
+        PlayerMail::plain(
+            POWERS[3].1,
+            "mr-f-G@example.test",
+            "orders",
+            &orders(
+                "G",
+                "F Hel -S- A Kie-Den\nA Kie - Den\nPortugal A Por -S- (Spanish) A Spa",
+            ),
+        ),
+        PlayerMail::plain(
+            POWERS[4].1,
+            "mr-f-I@example.test",
+            "orders",
+            &orders(
+                "I",
+                "F TyS - Wes\nPortugal A Por -S- (Spanish) A Spa\nPortugal A Por -S- (Spanish) A Spa",
+            ),
+        ),
+    ];
+    send_all(&stack, &fall).await;
+    legate_once(&config, minutes(20));
+    let france = masters_mail_text(&stack, POWERS[2].1, "F1901M orders").await;
+    assert!(france.contains("variable control"), "{france}");
+    assert!(!france.contains("Error"), "{france}");
+    send_all(&stack, &[process("mr-p2@example.test")]).await;
+    legate_once(&config, minutes(25));
+    let results = masters_mail_text(&stack, POWERS[4].1, "F1901M results").await;
+    assert!(
+        results.contains("Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out"),
+        "{results}"
+    );
+    assert!(
+        results.contains("Portugal: A POR S A MAR - SPA (1: France 1) - out-voted"),
+        "{results}"
+    );
+
+    // Winter 1901: Germany builds, England disbands a unit it need not lose.
+    let winter = [
+        PlayerMail::plain(
+            POWERS[3].1,
+            "mr-w-G@example.test",
+            "builds",
+            &orders("G", "Build A Ber"),
+        ),
+        PlayerMail::plain(
+            POWERS[1].1,
+            "mr-w-E@example.test",
+            "builds",
+            &orders("E", "Disband A Lvp"),
+        ),
+    ];
+    send_all(&stack, &winter).await;
+    legate_once(&config, minutes(30));
+    send_all(&stack, &[process("mr-p3@example.test")]).await;
+    legate_once(&config, minutes(35));
+    let results = masters_mail_text(&stack, MASTER, "W1901A results").await;
+    assert!(
+        results.contains("Voluntary disbands: England REMOVE A LVP"),
+        "{results}"
+    );
+    assert!(results.contains("Germany: BUILD A BER - done"), "{results}");
+}

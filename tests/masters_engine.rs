@@ -655,3 +655,19 @@ fn all_six_rules_together_through_a_year() {
     // The minors are still in civil disorder, with their armies.
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
 }
+
+#[test]
+fn players_sign_on_by_initial_though_minors_share_it() {
+    let mut table = create("standard masters=MR1");
+    for (initial, power) in [("G", "Germany"), ("T", "Turkey"), ("R", "Russia")] {
+        let addr = address(power);
+        let body = format!("SIGNON {initial}{GAME} {}\n", password(&addr));
+        let a = mail(&mut table, &addr, &body);
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        assert!(a.reply_body.contains(&format!("Signed on as {power}")), "{}", a.reply_body);
+    }
+    // An initial only minors have is no seat.
+    let addr = address("France");
+    let a = mail(&mut table, &addr, &format!("SIGNON S{GAME} {}\n", password(&addr)));
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+}
