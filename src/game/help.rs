@@ -15,6 +15,7 @@ const TOPICS: &[(&str, &str)] = &[
     ("register", include_str!("../../config/help/register.txt")),
     ("master", include_str!("../../config/help/master.txt")),
     ("standby", include_str!("../../config/help/standby.txt")),
+    ("agora", include_str!("../../config/help/agora.txt")),
 ];
 
 /// Other words players use for the same topics.
@@ -33,6 +34,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("gamemaster", "master"),
     ("stand-by", "standby"),
     ("replacement", "standby"),
+    ("tournament", "agora"),
 ];
 
 /// The text of a topic (any case; aliases and unambiguous prefixes accepted).
