@@ -664,10 +664,57 @@ fn players_sign_on_by_initial_though_minors_share_it() {
         let body = format!("SIGNON {initial}{GAME} {}\n", password(&addr));
         let a = mail(&mut table, &addr, &body);
         assert_eq!(a.errors, 0, "{}", a.reply_body);
-        assert!(a.reply_body.contains(&format!("Signed on as {power}")), "{}", a.reply_body);
+        assert!(
+            a.reply_body.contains(&format!("Signed on as {power}")),
+            "{}",
+            a.reply_body
+        );
     }
     // An initial only minors have is no seat.
     let addr = address("France");
-    let a = mail(&mut table, &addr, &format!("SIGNON S{GAME} {}\n", password(&addr)));
+    let a = mail(
+        &mut table,
+        &addr,
+        &format!("SIGNON S{GAME} {}\n", password(&addr)),
+    );
     assert_eq!(a.errors, 1, "{}", a.reply_body);
+}
+
+// ---------------------------------------------------------------- retreats, draws
+
+#[test]
+fn mr2d_a_dislodged_minor_retreats_by_variable_control_one_order_per_player() {
+    let mut table = create("standard masters=MR1,MR2");
+    let a = orders(&mut table, "France", "A Par - Pic\nA Mar - Bur\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let a = orders(&mut table, "France", "A Pic - Bel\nA Bur S A Pic - Bel\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "F1901R");
+    // Germany (three centers, but retreats have no limit) writes twice; the
+    // second order for the same unit is not counted.
+    let a = orders(
+        &mut table,
+        "Germany",
+        "Belgium A Bel - Ruh\nBelgium A Bel D\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "ruh"), Some(("Belgium".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(
+        report.contains("one retreat or disband order per player"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_draw_is_voted_by_the_great_powers_only() {
+    let mut table = create("standard masters=MR1,MR2");
+    for power in POWERS {
+        let a = orders(&mut table, power, "SET DRAW\n");
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    assert_eq!(table.state().status, Status::Finished);
 }

@@ -506,6 +506,7 @@ pub fn vacant_powers(map: &Map, state: &GameState) -> Result<Vec<String>, Engine
     let position = position_of(map, state)?;
     Ok(survivors(map, &position)
         .into_iter()
+        .filter(|p| super::variants::has_seat(state, *p))
         .map(|p| power_name(map, p))
         .filter(|name| state.player_of(name).is_none_or(|m| m.abandoned))
         .collect())
@@ -605,6 +606,7 @@ pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineErr
     let position = position_of(map, &g.state)?;
     let alive: Vec<String> = survivors(map, &position)
         .into_iter()
+        .filter(|p| super::variants::has_seat(&g.state, *p))
         .map(|p| power_name(map, p))
         .collect();
     if alive.is_empty() {

@@ -71,6 +71,7 @@ impl Session<'_, '_, '_> {
         let position = position_of(map, &g.state)?;
         let alive: Vec<String> = survivors(map, &position)
             .into_iter()
+            .filter(|p| crate::game::variants::has_seat(&g.state, *p))
             .map(|p| power_name(map, p))
             .collect();
         let vote = match vote {

@@ -186,10 +186,16 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     if kind != crate::phase::PhaseKind::Adjustment {
         return None;
     }
+    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let position = crate::game::process::position_of(map, state).ok()?;
+    let alive = |name: &str| {
+        map.power(name)
+            .is_some_and(|p| position.unit_count(p) > 0 || !position.centers_of(p).is_empty())
+    };
     let silent = state.players().any(|m| {
         m.power
             .as_ref()
-            .is_some_and(|p| !m.abandoned && !game.adjustment.contains_key(p))
+            .is_some_and(|p| !m.abandoned && alive(p) && !game.adjustment.contains_key(p))
     });
     silent.then_some(false)
 }

@@ -105,6 +105,20 @@ pub fn take_variant_order(
     )))
 }
 
+/// Hook: the sender's current orders, for the end of a reply (games that
+/// `takes_own_orders`).
+pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
+    state.gtd.as_ref().map(|g| gtd::order_summary(g, sender))
+}
+
+/// Hook: the master's `EJECT` in a game that `takes_own_orders`.
+pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+    if work.game(key).state.gtd.is_some() {
+        return gtd::eject(work, key, who);
+    }
+    Ok(Err(format!("{who} is not in this game")))
+}
+
 /// Hook: `RESIGN` in a game that `takes_own_orders`.
 pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
     if work.game(key).state.gtd.is_some() {
@@ -365,4 +379,13 @@ pub fn agora_command(
     command: &agora::AgoraCommand,
 ) -> Result<Answer, EngineError> {
     agora::command(work, key, sender, master, command)
+}
+
+/// Hook: does this power have a seat a player can hold (and so a vote in a
+/// draw)? Masters: the great powers; minors and rebels have none.
+pub fn has_seat(state: &GameState, power: crate::map::Power) -> bool {
+    state
+        .masters
+        .as_ref()
+        .is_none_or(|m| (power.0 as usize) < m.rules.great as usize)
 }
