@@ -581,7 +581,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     let a = mail(
         &mut table,
         "gm@judge.test",
-        "SIGNON Mmisc gm-pw\nPREDICT\nSET VARIANT gtd\n",
+        "SIGNON Mmisc gm-pw\nPREDICT\nSET VARIANT chaos\n",
     );
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(

@@ -779,3 +779,45 @@ fn eighteen_centers_end_the_game_with_the_final_place_list() {
         "heads before the other survivors: {body}"
     );
 }
+
+#[test]
+fn replies_list_the_writers_orders_and_a_later_order_replaces_an_earlier_one() {
+    let mut table = started();
+    let lvp = commander(&mut table, "lvp");
+    ok(&mut table, &lvp, "A LVP - YOR");
+    let reply = ok(&mut table, &lvp, "A LVP - WAL");
+    let tail = &reply[reply.find("Your orders so far").expect(&reply)..];
+    assert!(tail.contains("A LVP - WAL"), "{reply}");
+    assert!(!tail.contains("A LVP - YOR"), "{reply}");
+}
+
+#[test]
+fn the_gamemaster_removes_a_silent_player() {
+    let mut table = started();
+    let war = commander(&mut table, "war");
+    process(&mut table);
+    process(&mut table);
+    // Two seasons without orders: the Gamemaster is told (rule 22).
+    let gm = table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.recipients.contains(&"gm@judge.test".to_string()))
+        .filter(|m| m.subject.contains("results"))
+        .next_back()
+        .expect("the master's report");
+    assert!(gm.body.contains("rule 22"), "{}", gm.body);
+    assert!(gm.body.contains(&war), "{}", gm.body);
+    let a = table
+        .engine
+        .apply_text(
+            "gm@judge.test",
+            &format!("SIGNON M{GAME} gm-pw\nEJECT {}\n", addr(&war)),
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(!gtd(&mut table).state.is_active(&war));
+    let a = mail(&mut table, &war, "REMOVE A WAR");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+}

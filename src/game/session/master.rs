@@ -115,6 +115,12 @@ impl Session<'_, '_, '_> {
                     None => self.fail(line, text, format!("there is no power {power:?} in {name}")),
                 }
             }
+            Eject(who) if super::super::variants::takes_own_orders(&self.work.game(&key).state) => {
+                match super::super::variants::eject(self.work, &key, who)? {
+                    Ok(m) => self.ok(text, m),
+                    Err(m) => self.fail(line, text, m),
+                }
+            }
             Eject(who) => {
                 let g = self.work.game(&key);
                 let map = map_for(&g.state.settings.variant)?;
@@ -276,7 +282,9 @@ impl Session<'_, '_, '_> {
                     );
                 } else {
                     let v = v.to_ascii_lowercase();
-                    self.work.game_mut(&key).state.settings.variant = v.clone();
+                    let settings = &mut self.work.game_mut(&key).state.settings;
+                    settings.variant = v.clone();
+                    crate::game::variants::settings(settings);
                     self.ok(text, format!("{name} will be played as {v}."));
                 }
             }

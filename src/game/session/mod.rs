@@ -190,6 +190,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let mut text = String::new();
         text.push_str(&deadline_line(state, tz, self.now()));
         text.push('\n');
+        if let Some(own) = super::variants::order_summary(state, &self.sender) {
+            text.push_str(&own);
+        }
         if let Some(power) = power
             && (state.status == Status::Active || state.status == Status::Paused)
         {

@@ -17,7 +17,7 @@ mod report;
 use serde::{Deserialize, Serialize};
 
 pub use crate::variant::gtd::season::Item;
-pub use intake::{join, resign, take};
+pub use intake::{eject, join, order_summary, resign, take};
 pub use play::process_one;
 
 use super::super::EngineError;

@@ -326,3 +326,56 @@ fn political(
         variant: Some(variant_canonical(map, v)),
     })
 }
+
+/// The writer's orders kept for this phase, for the end of each reply.
+pub fn order_summary(game: &GtdGame, sender: &str) -> String {
+    let Some(me) = game.player_of(sender) else {
+        return String::new();
+    };
+    let map = crate::map::Map::standard();
+    let mut s = format!("\nYour orders so far ({me}):\n");
+    let mine: Vec<String> = game
+        .written
+        .iter()
+        .filter(|w| w.player == me)
+        .filter_map(|w| canonical(map, w).ok())
+        .collect();
+    if mine.is_empty() {
+        s.push_str("  (none: your units hold)\n");
+    }
+    for line in mine {
+        s.push_str(&format!("  {line}\n"));
+    }
+    s
+}
+
+/// The Gamemaster's removal of a player (rule 22, play death): out of the
+/// game; the units hold until the head appoints new commanders (23).
+pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let position = position_of(map, &g.state)?;
+    let name = g.state.name.clone();
+    let Some(game) = g.state.gtd.as_mut() else {
+        return Ok(Err(format!("{name} is not a GTD game")));
+    };
+    let player = game.player_of(who).map(str::to_string).or_else(|| {
+        game.seats
+            .iter()
+            .find(|s| s.name == who)
+            .map(|s| s.name.clone())
+    });
+    let Some(player) = player else {
+        return Ok(Err(format!("{who} is not a player of {name}")));
+    };
+    if !game.state.is_active(&player) {
+        return Ok(Err(format!("{player} is not in the game")));
+    }
+    remove_player(&mut game.state, &position, &player);
+    game.state
+        .note(format!("rule 22: the Gamemaster removed {player}"));
+    Ok(Ok(format!(
+        "rule 22: {player} is removed from {name}; their units hold until their head of \
+         government appoints new commanders (rule 23)."
+    )))
+}

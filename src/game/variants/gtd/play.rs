@@ -144,7 +144,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     let subj = format!("{judge}:{} - {phase_name} results", state.name);
     for to in state.audience() {
         let tz = work.zone_of(&to);
-        let body = report::season(map, &state, &played, &to, tz, now);
+        let body = report::season(map, &state, &played, &judge, &to, tz, now);
         work.send(&to, subj.clone(), body, Some(id), false);
     }
     work.event(Some(id), "phase.processed", json!({ "phase": phase_name }))?;

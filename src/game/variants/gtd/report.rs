@@ -105,6 +105,7 @@ pub fn season(
     map: &Map,
     game_state: &GameState,
     played: &Played,
+    judge: &str,
     address: &str,
     tz: chrono_tz::Tz,
     now: DateTime<Utc>,
@@ -114,7 +115,7 @@ pub fn season(
     };
     let state = &game.state;
     let mut s = format!(
-        ":: Judge  Game: {}  Variant: Grand Tournament Diplomacy\n{} results\n{}\n",
+        ":: Judge: {judge}  Game: {}  Variant: Grand Tournament Diplomacy\n{} results\n{}\n",
         game_state.name,
         played.phase,
         deadline_line(game_state, tz, now)
