@@ -617,3 +617,74 @@ fn orders_from_a_removed_contestant_give_way_to_civil_disorder() {
         .iter()
         .any(|u| u.power == power && u.at == code), "the army held: {:?}", after.units);
 }
+
+#[test]
+fn a_dislodged_unit_retreats_as_its_turn_orders_said() {
+    let mut tour = Tour::started(7);
+    let s = tour.state();
+    let addr = |p: &str| s.player_of(p).unwrap().address.clone();
+    let (france, germany) = (addr("France"), addr("Germany"));
+    let n = |a: &str| -> usize { a[1..a.find('@').unwrap()].parse().unwrap() };
+    let map = Map::standard();
+    let mut board = Position::initial(map);
+    board.phase = Phase::new(Season::Fall, 1901, PhaseKind::Movement);
+    let (fr, de) = (power_index("France"), power_index("Germany"));
+    let at = |c: &str| Location::from(map.lookup(c).unwrap().province);
+    board.units.retain(|u| u.power != fr && u.power != de);
+    for (p, c) in [(fr, "bur"), (fr, "par"), (de, "mun"), (de, "ruh"), (de, "kie")] {
+        board.units.push(Unit {
+            power: p,
+            kind: UnitKind::Army,
+            location: at(c),
+        });
+    }
+    tour.set_board(&board);
+    // France's whole turn: hold, and if dislodged retreat to Gascony; a build
+    // only if Paris is still French-held.
+    let a = tour.as_contestant(
+        n(&france),
+        "A Bur H\nA Par H\nPHASE F1901R\nA Bur - Gas\nPHASE W1901A\nIF A Par\nBUILD A Mar\nENDIF\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = tour.as_contestant(n(&germany), "A Mun - Bur\nA Ruh S A Mun - Bur\nA Kie H\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    tour.run_clock();
+    // Movement, retreat and adjustments from the one set, then the next Spring.
+    assert_eq!(tour.table.phase().to_string(), "S1902M");
+    let phases: Vec<String> = tour.table.phases().iter().map(|p| p.phase.clone()).collect();
+    assert!(phases.ends_with(&["F1901M".into(), "F1901R".into(), "W1901A".into()]), "{phases:?}");
+    let units = tour.state().position.unwrap().units;
+    let french: Vec<&str> = units
+        .iter()
+        .filter(|u| u.power == "France")
+        .map(|u| u.at.as_str())
+        .collect();
+    assert!(french.contains(&"GAS"), "{french:?}");
+    assert!(french.contains(&"MAR"), "{french:?}");
+    assert!(units.iter().any(|u| u.power == "Germany" && u.at == "BUR"));
+}
+
+#[test]
+fn the_gamemaster_adds_a_consenting_person_in_play_and_may_end_a_small_tournament() {
+    let mut tour = Tour::started(2);
+    let a = tour.gm("ADD CONTESTANT new@players.test npw\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("consent"), "{}", a.reply_body);
+    let a = tour.gm("ADD CONTESTANT new@players.test npw CONSENTED\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("drawn by lot"), "{}", a.reply_body);
+    let s = tour.state();
+    let power = s.member("new@players.test").and_then(|m| m.power.clone()).unwrap();
+    assert!(s.draws.iter().any(|d| d.purpose.contains("new@players.test")));
+    let a = tour.mail(
+        "new@players.test",
+        &format!("SIGNON {}{GAME} npw\n", &power[..1]),
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // Three have become contestants, fewer than seven: the GM may end it.
+    let a = tour.gm("END TOURNAMENT\n0. A game of FRC instead.\nENDREGULATIONS\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let s = tour.state();
+    assert_eq!(s.status, Status::Finished);
+    assert!(s.agora.unwrap().regulations.current().text.contains("FRC"));
+}
