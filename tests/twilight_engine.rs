@@ -443,13 +443,14 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         "{}",
         a.reply_body
     );
-    // On Germany's map it is a coastline.
+    // On Germany's map it is a coastline: of two lines for the fleet in one
+    // mail, each is checked on the map it names.
     let a = orders(
         &mut table,
         "France",
-        "F Bre - Pic (German Map)\nA Par S F Bre - Pic\nF Mar H\n",
+        "F Bre - Pic\nF Bre - Pic (German Map)\nA Par S F Bre - Pic\nF Mar H\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(
         a.reply_body.contains("F BRE - PIC (German Map)"),
         "{}",

@@ -385,22 +385,29 @@ pub fn take_power_orders(
         .iter()
         .map(|(text, _)| named_map(text, kind).unwrap_or(p))
         .collect();
-    let new: Vec<Order> = orders.iter().map(|(_, o)| *o).collect();
-    let merged = merge(kind, &existing, &new);
-    let choice: Vec<Power> = merged
-        .iter()
-        .map(|m| match new.iter().rposition(|o| o == m) {
-            Some(i) => named[i],
-            None => choice_of(state, &phase, p, m.unit()),
-        })
-        .collect();
     let maps = power_maps(state);
-    let problems = check(&maps, &rules_for(state), &position, p, &merged, &choice);
+    let rules = rules_for(state);
+    let problems: Vec<Option<OrderProblem>> = if kind == PhaseKind::Adjustment {
+        // Builds and removals count against each other: the set is checked
+        // whole (no map matters to them).
+        let new: Vec<Order> = orders.iter().map(|(_, o)| *o).collect();
+        let merged = merge(kind, &existing, &new);
+        let all = check(&maps, &rules, &position, p, &merged, &vec![p; merged.len()]);
+        new.iter()
+            .map(|o| merged.iter().position(|m| m == o).and_then(|k| all[k].clone()))
+            .collect()
+    } else {
+        // Each line on the map it names: two lines for one unit may name two maps.
+        orders
+            .iter()
+            .zip(&named)
+            .map(|((_, o), &on)| check(&maps, &rules, &position, p, &[*o], &[on]).remove(0))
+            .collect()
+    };
     let mut answers = Vec::new();
     let mut good: Vec<(usize, Power)> = Vec::new();
     for (i, (_, o)) in orders.iter().enumerate() {
-        let at = merged.iter().position(|m| m == o);
-        match at.and_then(|k| problems[k].clone()) {
+        match problems[i].clone() {
             Some(problem) => answers.push(Some(Err(problem_text(&problem, o, named[i], p)))),
             None => {
                 answers.push(Some(Ok(format!(
