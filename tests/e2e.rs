@@ -1422,3 +1422,221 @@ async fn a_twilight_zone_game_by_mail() {
     }
 }
 
+// ----- Twilight Zone -----
+
+const TZ_NORTH_CHANNEL: &str = include_str!("../config/twilight/north-channel.txt");
+const TZ_BALTIC_GATE: &str = include_str!("../config/twilight/baltic-gate.txt");
+const TZ_IONIAN_BRIDGE: &str = include_str!("../config/twilight/ionian-bridge.txt");
+
+/// A Twilight Zone design from its `MAP` line on.
+fn tz_design(text: &str) -> String {
+    let at = text.find("MAP\n").expect("MAP line");
+    text[at..].to_string()
+}
+
+/// The design with two seas' names exchanged everywhere.
+fn tz_swap(text: &str, a: &str, b: &str) -> String {
+    let word = |w: &str| -> String {
+        let (name, colon) = w.strip_suffix(':').map_or((w, ""), |x| (x, ":"));
+        let name = if name == a {
+            b
+        } else if name == b {
+            a
+        } else {
+            name
+        };
+        format!("{name}{colon}")
+    };
+    tz_design(text)
+        .lines()
+        .map(|l| l.split(' ').map(word).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// Seven different maps, by initial: England's Mid-Atlantic touches
+/// Edinburgh, Turkey's touches Constantinople, France's Brest - Picardy is
+/// land only.
+fn tz_maps() -> Vec<(&'static str, String)> {
+    let nc = TZ_NORTH_CHANNEL;
+    vec![
+        ("A", tz_design(TZ_BALTIC_GATE)),
+        ("E", tz_swap(nc, "nao", "mao")),
+        ("F", tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - pic\n")),
+        ("G", tz_design(nc)),
+        ("I", tz_design(TZ_IONIAN_BRIDGE)),
+        ("R", tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - gas\n")),
+        ("T", tz_swap(nc, "bla", "mao")),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_twilight_zone_game_by_mail() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    let game = "tze2e";
+    let address = |initial: &str| {
+        POWERS
+            .iter()
+            .find(|(i, _)| *i == initial)
+            .map(|(_, a)| *a)
+            .expect("a power")
+    };
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "tz-create@example.test",
+            "A Twilight Zone game",
+            &format!("CREATE ?{game} gm-secret twilight\n"),
+        )],
+    )
+    .await;
+    legate_once(&config, t0);
+
+    // Each player joins with their own map in the mail body.
+    let maps = tz_maps();
+    let joins: Vec<PlayerMail> = maps
+        .iter()
+        .map(|(initial, map)| {
+            PlayerMail::plain(
+                address(initial),
+                &format!("tz-join-{initial}@example.test"),
+                "Joining with my map",
+                &format!("SIGNON ?{game} pw-{initial}\nSET PREFERENCE {initial}\n{map}"),
+            )
+        })
+        .collect();
+    send_all(&stack, &joins).await;
+    let out = legate_once(&config, minutes(5));
+    assert!(out.contains("applied 7"), "{out}");
+    for (initial, _) in &maps {
+        let who = address(initial);
+        masters_mail_text(&stack, who, "Game starting").await;
+        let picture = masters_mail_text(&stack, who, "your Twilight Zone map").await;
+        assert!(picture.contains("Only you receive it"), "{picture}");
+    }
+    // The picture came as files, and only to its designer.
+    let france = mailbox(&stack, address("F")).await;
+    let own = france
+        .iter()
+        .find(|m| subject_of(m).contains("your Twilight Zone map"))
+        .expect("the picture mail");
+    let parts: Vec<String> = parsed(own)
+        .attachments()
+        .map(|a| a.attachment_name().unwrap_or("").to_string())
+        .collect();
+    assert!(parts.iter().any(|n| n.ends_with("-map.svg")), "{parts:?}");
+    let pictures = france
+        .iter()
+        .filter(|m| subject_of(m).contains("your Twilight Zone map"))
+        .count();
+    assert_eq!(pictures, 1);
+    let started = masters_mail_text(&stack, address("R"), "Game starting").await;
+    assert!(started.contains("BUILD A Par"), "{started}");
+
+    // Rule 3: the placement. All in: played at once.
+    let placement = [
+        ("A", "BUILD A Vie\nBUILD A Bud\nBUILD A Tri\n"),
+        ("E", "BUILD F Edi\nBUILD F Lon\nBUILD A Lvp\n"),
+        ("F", "BUILD F Bre\nBUILD A Par\nBUILD F Mar\n"),
+        ("G", "BUILD A Mun\nBUILD F Kie\nBUILD A Ber\n"),
+        ("I", "BUILD A Rom\nBUILD A Ven\nBUILD F Nap\n"),
+        ("R", "BUILD A Mos\nBUILD A War\nBUILD F Stp/nc\n"),
+        ("T", "BUILD F Con\nBUILD F Ank\nBUILD A Smy\n"),
+    ];
+    let builds: Vec<PlayerMail> = placement
+        .iter()
+        .map(|(initial, lines)| {
+            PlayerMail::plain(
+                address(initial),
+                &format!("tz-place-{initial}@example.test"),
+                "placement",
+                &format!("SIGNON {initial}{game} pw-{initial}\n{lines}"),
+            )
+        })
+        .collect();
+    send_all(&stack, &builds).await;
+    legate_once(&config, minutes(10));
+    let placed = masters_mail_text(&stack, address("G"), "W1900A results").await;
+    assert!(placed.contains("Spring of 1901 BC"), "{placed}");
+
+    // Spring 1901 BC: Constantinople and Edinburgh both reach the Mid-Atlantic,
+    // each on its own player's map: a stand-off. France's own map has no
+    // coastline from Brest to Picardy; Germany's has.
+    let spring = [
+        ("E", "F Edi - MAO (English Map)\n"),
+        ("T", "F Con - MAO (Turkish Map)\n"),
+        ("F", "F Bre - Pic\nF Bre - Pic (German Map)\n"),
+    ];
+    let orders: Vec<PlayerMail> = spring
+        .iter()
+        .map(|(initial, lines)| {
+            PlayerMail::plain(
+                address(initial),
+                &format!("tz-s1-{initial}@example.test"),
+                "orders",
+                &format!("SIGNON {initial}{game} pw-{initial}\n{lines}"),
+            )
+        })
+        .collect();
+    let before_france = stack.delivered(address("F"));
+    send_all(&stack, &orders).await;
+    legate_once(&config, minutes(15));
+    stack.wait_delivered(address("F"), before_france + 1).await;
+    let reply = mailbox(&stack, address("F"))
+        .await
+        .iter()
+        .map(text_of)
+        .find(|t| t.contains("F Bre - Pic (German Map)"))
+        .expect("the answer to France's orders");
+    assert!(reply.contains("not possible on the French map"), "{reply}");
+    assert!(reply.contains("F BRE - PIC (German Map)"), "{reply}");
+
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "tz-p1@example.test",
+            "process",
+            &format!("SIGNON M{game} gm-secret\nPROCESS\n"),
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(20));
+    let results = masters_mail_text(&stack, address("R"), "S1901M results").await;
+    assert!(results.contains("Spring of 1901 BC"), "{results}");
+    assert!(results.contains("Fall of 1901 BC"), "{results}");
+    assert!(
+        results.contains("Constantinople -> Mid-Atlantic Ocean (Turkish Map)"),
+        "{results}"
+    );
+    assert!(results.contains("(English Map)"), "{results}");
+    assert!(results.contains("Brest -> Picardy (German Map)"), "{results}");
+    assert!(results.contains("bounce"), "{results}");
+
+    // Rule 4.3: no mail to one player holds a line only another's map has.
+    for (initial, design) in &maps {
+        let unique: Vec<&str> = design
+            .lines()
+            .filter(|l| l.len() > 4)
+            .filter(|l| maps.iter().filter(|(_, d)| d.lines().any(|x| x == *l)).count() == 1)
+            .collect();
+        for (other, _) in &maps {
+            if other == initial {
+                continue;
+            }
+            for m in mailbox(&stack, address(other)).await {
+                let text = text_of(&m);
+                for line in &unique {
+                    assert!(!text.contains(line), "{other} saw {line:?} of {initial}'s map");
+                }
+                assert!(!text.contains("can retreat to"), "{text}");
+            }
+        }
+    }
+}
+
