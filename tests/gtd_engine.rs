@@ -821,3 +821,36 @@ fn the_gamemaster_removes_a_silent_player() {
     let a = mail(&mut table, &war, "REMOVE A WAR");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
 }
+
+#[test]
+fn a_player_appointed_to_a_dead_commanders_unit_orders_it_the_same_season() {
+    let mut table = started();
+    let hog = head(&mut table, "England").unwrap();
+    let edi = commander(&mut table, "edi");
+    // A French commander takes the fleet (rule 9 counts units per country).
+    let par = commander(&mut table, "par");
+    ok(&mut table, &edi, "RESIGN");
+    // The new commander's order is written before the head's appointment.
+    ok(&mut table, &par, "F EDI - NTH\nA PAR - BUR");
+    ok(&mut table, &hog, &format!("APPOINT {par} TO F EDI"));
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(
+        pos.unit_at(prov("nth")).map(|u| u.power),
+        Some(power("England"))
+    );
+    assert_eq!(
+        gtd(&mut table).state.commander_at(prov("nth")),
+        Some(par.as_str())
+    );
+    // Without an appointment the order does not count: the fleet holds.
+    let mut table = started();
+    let edi = commander(&mut table, "edi");
+    let lon = commander(&mut table, "lon");
+    ok(&mut table, &edi, "RESIGN");
+    ok(&mut table, &lon, "F EDI - NTH");
+    process(&mut table);
+    assert!(position(&mut table).unit_at(prov("edi")).is_some());
+    let r = report(&mut table, &lon);
+    assert!(r.contains("does not command the unit in EDI"), "{r}");
+}

@@ -226,7 +226,11 @@ fn movement(
         .unit()
         .and_then(|u| position.unit_at(u.province()))
         .ok_or_else(|| format!("no unit in {at}"))?;
-    if game.state.commander_at(unit.province()) != Some(player) {
+    let commander = game.state.commander_at(unit.province());
+    // Rule 23: a unit whose commander left the game may be given to the writer
+    // this season; the order counts if the appointment is made.
+    let vacant = commander.is_none_or(|c| !game.state.is_active(c));
+    if commander != Some(player) && !vacant {
         return Err(format!("{player} does not command the unit in {at}"));
     }
     let rules = rules_for(state);

@@ -186,8 +186,17 @@ pub fn play(
 
 type LotFn<'a> = dyn FnMut(&str, &[String]) -> Result<Draw, LotError> + 'a;
 
-/// The written lines of the phase, read again as the grammar reads them.
+/// The written lines of the phase, read again as the grammar reads them:
+/// political orders first, then the orders of units, each in the order
+/// written (`season`: the countries and commanders of the phase are settled
+/// before any unit's order is given to the judge).
 fn items(map: &Map, game: &GtdGame, phase: Phase) -> Vec<Written> {
+    let mut all = read(map, game, phase);
+    all.sort_by_key(|w| matches!(w.item, Item::Order(_)));
+    all
+}
+
+fn read(map: &Map, game: &GtdGame, phase: Phase) -> Vec<Written> {
     game.written
         .iter()
         .filter_map(|w| {
