@@ -718,3 +718,49 @@ fn a_draw_is_voted_by_the_great_powers_only() {
     }
     assert_eq!(table.state().status, Status::Finished);
 }
+
+#[test]
+fn mr2e_a_minor_builds_by_the_votes_of_eligible_players() {
+    let mut table = create("standard masters=MR1,MR2,MR5");
+    set_board(
+        &mut table,
+        "W1901A",
+        &[
+            "Spain: A Gas",
+            "Italy: A Rom",
+            "Germany: A Ber",
+            "England: F Lon",
+            "France: A Par",
+        ],
+        &[("Spain", &["spa", "por"])],
+    );
+    let a = orders(&mut table, "Italy", "Build A Spa\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body
+            .contains("Masters adjustment orders for W1901A"),
+        "{}",
+        a.reply_body
+    );
+    let a = orders(&mut table, "Germany", "Build A Spa\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders(&mut table, "England", "Build F Spa/nc\nRemove A Gas\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // France's A Par stands next to no Spanish center, but Gascony is Spain's
+    // unit, not its center: France may vote too, and votes for the fleet.
+    let a = orders(&mut table, "France", "Build F Spa/sc\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
+    assert_eq!(unit_at(&mut table, "gas"), Some(("Spain".into(), 'A')));
+    let report = last_report(&mut table);
+    assert!(report.contains("Italy: BUILD A SPA - done"), "{report}");
+    assert!(
+        report.contains("England: BUILD F SPA/NC - not followed"),
+        "{report}"
+    );
+    assert!(
+        report.contains("England: REMOVE A GAS - void (disbands of units in civil disorder"),
+        "{report}"
+    );
+}

@@ -199,3 +199,38 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     });
     silent.then_some(false)
 }
+
+/// The sender's Masters orders kept for the deadline, for the end of a reply.
+pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
+    let game = state.masters.as_ref()?;
+    let power = state
+        .players()
+        .find(|m| m.address.eq_ignore_ascii_case(sender))?
+        .power
+        .clone()?;
+    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let phase = state.phase_name().unwrap_or("");
+    let mut text = String::new();
+    if let Some(list) = game.control.get(&power).filter(|l| !l.is_empty()) {
+        text.push_str(&format!(
+            "\nVariable-control orders for {phase}, counted at the deadline:\n"
+        ));
+        for (_, doc) in list {
+            if let Ok(o) = doc.to_order(map) {
+                text.push_str(&format!("  {}\n", crate::game::docs::order_text(map, &o)));
+            }
+        }
+    }
+    if let Some(list) = game.adjustment.get(&power).filter(|l| !l.is_empty()) {
+        text.push_str(&format!(
+            "\nMasters adjustment orders for {phase}, resolved at the deadline:\n"
+        ));
+        for order in list {
+            text.push_str(&format!("  {order}\n"));
+        }
+        text.push_str(
+            "(Below, rebel builds, annexations and aid show as WAIVE: each uses a build.)\n",
+        );
+    }
+    Some(text)
+}

@@ -108,6 +108,9 @@ pub fn take_variant_order(
 /// Hook: the sender's current orders, for the end of a reply (games that
 /// `takes_own_orders`).
 pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
+    if state.masters.is_some() {
+        return masters::order_summary(state, sender);
+    }
     state.gtd.as_ref().map(|g| gtd::order_summary(g, sender))
 }
 
@@ -213,7 +216,16 @@ pub fn report_sections(state: &GameState) -> Vec<String> {
     if state.masters.is_some() {
         return masters::report_lines(state);
     }
+    if state.agora.is_some() {
+        return agora::public_lines(state);
+    }
     Vec::new()
+}
+
+/// Hook: text only `reader` gets at the end of a phase report (Agora: eir own
+/// votes on open proposals).
+pub fn reader_lines(state: &GameState, reader: &str) -> String {
+    agora::reader_lines(state, reader)
 }
 
 /// Hook: the map a mail is read with: that of the game its first `SIGNON`,

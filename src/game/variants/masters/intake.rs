@@ -267,8 +267,10 @@ fn record(
 }
 
 /// The writer's adjustment orders as the generic engine counts them (so it
-/// knows who still owes orders): each order that spends a build counts as one,
-/// each removal of the writer's own unit as a removal.
+/// knows who still owes orders): builds in the writer's home centers as
+/// builds, rebel builds, annexations and aid (each uses a build) as `WAIVE`,
+/// removals of the writer's own units as removals; votes for powers in civil
+/// disorder use none of the writer's own adjustments (MR2 e).
 fn mirror(state: &mut GameState, power: &str) {
     let Ok(map) = process::map_for(&state.settings.variant) else {
         return;
@@ -294,7 +296,11 @@ fn mirror(state: &mut GameState, power: &str) {
                 .unit_at(spec.province())
                 .filter(|u| u.power == writer)
                 .map(|_| Order::Remove { unit: spec }),
-            AdjustmentOrder::Build(spec) => Some(Order::Build { unit: spec }),
+            // A build elsewhere is a vote for a power in civil disorder (MR2 e).
+            AdjustmentOrder::Build(spec) => position
+                .home_of(writer)
+                .contains(spec.province())
+                .then_some(Order::Build { unit: spec }),
             _ => Some(Order::Waive),
         })
         .collect();
