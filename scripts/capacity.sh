@@ -20,10 +20,10 @@ for n in $SIZES; do
     for r in $(seq "$REPEAT"); do
         cp "$base" "$DIR/run.db"
         echo "== ingest games=$n run=$r"
-        "$BIN" bench ingest --db "$DIR/run.db" --mails "$MAILS"
+        "$BIN" bench ingest --db "$DIR/run.db" --mails "$MAILS" --per-sender "${PER_SENDER:-1}"
         cp "$base" "$DIR/run.db"
         echo "== deadlines games=$n due=$due run=$r"
-        /usr/bin/time -f "max_rss_kib %M" "$BIN" bench deadlines --db "$DIR/run.db" --threads 2
+        /usr/bin/time -f "max_rss_kib %M" "$BIN" bench deadlines --db "$DIR/run.db"
     done
     rm -f "$DIR/run.db" "$DIR/run.db-wal" "$DIR/run.db-shm"
 done

@@ -37,24 +37,23 @@ enum What {
         #[arg(long)]
         cheap_hashes: bool,
     },
-    /// Order mails handled as the daemon handles them, per second.
+    /// Order mails handled as the daemon handles them (in batches of
+    /// `FETCH_BATCH`), per second.
     Ingest {
         #[arg(long)]
         db: PathBuf,
         #[arg(long, default_value_t = 2_000)]
         mails: usize,
+        /// Mails each player sends in a row (1: every mail is its sender's
+        /// first, so every password is checked with argon2).
+        #[arg(long, default_value_t = 1)]
+        per_sender: usize,
     },
-    /// Every game due at the set minute processed, each with its report text
-    /// and board picture.
+    /// Every game due at the set minute processed by the engine: adjudication,
+    /// the results mail to every member with the board picture, queued.
     Deadlines {
         #[arg(long)]
         db: PathBuf,
-        /// Skip the pictures (to see what they cost).
-        #[arg(long)]
-        no_pictures: bool,
-        /// Threads drawing the pictures.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
     },
     /// What one board picture costs, stage by stage.
     Png {
@@ -73,12 +72,12 @@ pub fn run(args: Args) -> ExitCode {
             due,
             cheap_hashes,
         } => setup(&db, games, due, cheap_hashes),
-        What::Ingest { db, mails } => ingest(&db, mails),
-        What::Deadlines {
+        What::Ingest {
             db,
-            no_pictures,
-            threads,
-        } => deadlines(&db, !no_pictures, threads),
+            mails,
+            per_sender,
+        } => ingest(&db, mails, per_sender),
+        What::Deadlines { db } => deadlines(&db),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -380,8 +379,8 @@ fn opening_orders(
         .collect()
 }
 
-fn ingest(db: &Path, count: usize) -> Result<(), String> {
-    use crate::daemon::intake::{IntakeSettings, Outcome, handle};
+fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
+    use crate::daemon::intake::{IntakeSettings, Outcome, handle_batch};
     use crate::game::{Engine, EngineConfig};
     use crate::mail::IngestOptions;
     use crate::mail::inbound::{InboundMail, MailKey};
@@ -399,9 +398,10 @@ fn ingest(db: &Path, count: usize) -> Result<(), String> {
     let targets = games.saturating_sub(due).max(1);
     let mails: Vec<InboundMail> = (0..count)
         .map(|k| {
-            let game = game_name(due + k % targets);
+            let sender = k / per_sender.max(1);
+            let game = game_name(due + sender % targets);
             // Turkey never writes, so no game gets every order and processes early.
-            let power = POWERS[(k / targets) % 6];
+            let power = POWERS[(sender / targets) % 6];
             let raw = order_mail(k, power, &game);
             InboundMail {
                 key: MailKey::Maildir {
@@ -423,17 +423,24 @@ fn ingest(db: &Path, count: usize) -> Result<(), String> {
     let before = outbox_len(&mut engine)?;
     let now = due_at() - chrono::Duration::hours(1);
     let (mut applied, mut refused_lines, mut other) = (0, 0, 0);
+    let (argon2_before, commits_before) = (crate::store::argon2_runs(), engine.store().commits());
     let started = Instant::now();
-    for mail in &mails {
-        match handle(&mut engine, &settings, mail, now).map_err(|e| e.to_string())? {
-            Outcome::Applied { errors } => {
-                applied += 1;
-                refused_lines += errors;
+    for batch in mails.chunks(crate::mail::inbound::FETCH_BATCH) {
+        let outcomes =
+            handle_batch(&mut engine, &settings, batch, now).map_err(|e| e.to_string())?;
+        for outcome in outcomes {
+            match outcome.map_err(|e| e.to_string())? {
+                Outcome::Applied { errors } => {
+                    applied += 1;
+                    refused_lines += errors;
+                }
+                _ => other += 1,
             }
-            _ => other += 1,
         }
     }
     let elapsed = started.elapsed();
+    let argon2 = crate::store::argon2_runs() - argon2_before;
+    let commits = engine.store().commits() - commits_before;
     let peak = peak_rss_mib();
     let queued = outbox_len(&mut engine)? - before;
     // What one password check costs on its own, for comparison.
@@ -443,6 +450,9 @@ fn ingest(db: &Path, count: usize) -> Result<(), String> {
     let verify = t.elapsed();
     println!("games {games}");
     println!("mails {count}");
+    println!("per_sender {per_sender}");
+    println!("argon2_checks {argon2}");
+    println!("commits {commits}");
     println!("applied {applied}");
     println!("refused_lines {refused_lines}");
     println!("not_applied {other}");
@@ -457,12 +467,13 @@ fn ingest(db: &Path, count: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Mails waiting in the outbox (the bench sends none).
+/// Mails waiting in the outbox (the bench sends none). Counted without
+/// reading them: the attachments of thousands of results mails would take
+/// more memory than anything measured.
 fn outbox_len(engine: &mut crate::game::Engine) -> Result<usize, String> {
-    let far = due_at() + chrono::Duration::days(3650);
     engine
         .store()
-        .transaction(|tx| tx.queued_outbox(far, usize::MAX).map(|v| v.len()))
+        .transaction(|tx| tx.outbox_count())
         .map_err(|e| e.to_string())
 }
 
@@ -593,7 +604,7 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-fn deadlines(db: &Path, pictures: bool, threads: usize) -> Result<(), String> {
+fn deadlines(db: &Path) -> Result<(), String> {
     use crate::game::{Engine, EngineConfig};
     let mut engine = Engine::open(db, EngineConfig::default()).map_err(|e| e.to_string())?;
     let now = due_at();
@@ -602,122 +613,34 @@ fn deadlines(db: &Path, pictures: bool, threads: usize) -> Result<(), String> {
         .transaction(|tx| tx.due_games(now))
         .map_err(|e| e.to_string())?;
     let before = outbox_len(&mut engine)?;
+    let files_before = attachment_bytes(&mut engine)?;
     let started = Instant::now();
     let phases = engine.process_due(now).map_err(|e| e.to_string())?;
     let processing = started.elapsed();
-    let t = Instant::now();
-    let mut bytes = 0usize;
-    if pictures {
-        let mut stored = Vec::with_capacity(ids.len());
-        for id in &ids {
-            stored.push(last_phase(&mut engine, *id)?);
-        }
-        let chunk = stored.len().div_ceil(threads.max(1)).max(1);
-        let sizes: Vec<Result<usize, String>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = stored
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|(g, r)| picture_of(g, r))
-                            .sum::<Result<usize, String>>()
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join()
-                        .map_err(|_| "a drawing thread failed".to_string())?
-                })
-                .collect()
-        });
-        for size in sizes {
-            bytes += size?;
-        }
-    }
-    let drawing = t.elapsed();
     let peak = peak_rss_mib();
     let queued = outbox_len(&mut engine)? - before;
+    let (files, bytes) = attachment_bytes(&mut engine)?;
     println!("due_games {}", ids.len());
     println!("phases_processed {phases}");
     println!("outbox_added {queued}");
-    println!("process_s {:.2}", processing.as_secs_f64());
-    println!("pictures {}", if pictures { ids.len() } else { 0 });
-    println!("pictures_s {:.2}", drawing.as_secs_f64());
+    println!("attachment_files_added {}", files - files_before.0);
     println!(
-        "report_kib_avg {:.1}",
-        bytes as f64 / 1024.0 / ids.len().max(1) as f64
+        "attachment_mib_added {:.1}",
+        (bytes - files_before.1) as f64 / 1024.0 / 1024.0
     );
-    println!("total_s {:.2}", (processing + drawing).as_secs_f64());
+    println!("process_s {:.2}", processing.as_secs_f64());
+    println!(
+        "ms_per_game {:.1}",
+        ms(processing) / ids.len().max(1) as f64
+    );
     println!("peak_rss_mib {peak:.1}");
     Ok(())
 }
 
-fn last_phase(
-    engine: &mut crate::game::Engine,
-    id: crate::store::GameId,
-) -> Result<(crate::store::Game, crate::store::PhaseRecord), String> {
-    let (game, record) = engine
+/// Distinct attached files stored, and their bytes.
+fn attachment_bytes(engine: &mut crate::game::Engine) -> Result<(usize, usize), String> {
+    engine
         .store()
-        .transaction(|tx| {
-            let g = tx.game(id)?;
-            let last = tx.phases(id)?.into_iter().next_back();
-            Ok::<_, crate::store::StoreError>((g, last))
-        })
-        .map_err(|e| e.to_string())?;
-    match (game, record) {
-        (Some(g), Some(r)) => Ok((g, r)),
-        _ => Err(format!("game {id} has no processed phase")),
-    }
-}
-
-/// The report of a game's last processed phase, as its players receive it:
-/// the text and the board picture. Returns their size.
-fn picture_of(
-    game: &crate::store::Game,
-    record: &crate::store::PhaseRecord,
-) -> Result<usize, String> {
-    use crate::game::docs::{PositionDoc, PowerOrderDoc};
-    use crate::judge::{Countries, Edition, Rules};
-    use crate::report::{self, GameInfo, Layout, PhaseReport, Public, Recipient, Replay, Role};
-    let map = crate::map::Map::standard();
-    let position = |text: &str| -> Result<crate::judge::Position, String> {
-        serde_json::from_str::<PositionDoc>(text)
-            .map_err(|e| e.to_string())?
-            .to_position(map)
-            .map_err(|e| e.to_string())
-    };
-    let before = position(&record.position_before)?;
-    let after = position(&record.position_after)?;
-    let orders = serde_json::from_str::<Vec<PowerOrderDoc>>(&record.orders)
-        .map_err(|e| e.to_string())?
-        .iter()
-        .map(|o| o.to_power_order(map))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let rules = Rules::preset(game.rules_preset.parse::<Edition>().unwrap_or_default());
-    let model = PhaseReport::replay(
-        map,
-        &rules,
-        &Replay {
-            info: GameInfo {
-                game: game.name.clone(),
-                judge: "LEGT".into(),
-                variant: "Standard".into(),
-                seq: u32::try_from(record.seq).unwrap_or(0),
-            },
-            allegiance: &Countries,
-            before: &before,
-            orders: &orders,
-            after: Some(&after),
-            deadline: None,
-            game_over: false,
-        },
-    );
-    let who = Recipient::new(Role::Observer, chrono_tz::Tz::UTC);
-    let text = report::report_text(map, &model, &Public, &who);
-    let png = report::board_png(map, Layout::standard(), &model, &Public, &who)
-        .map_err(|e| e.to_string())?;
-    Ok(png.len() + text.len())
+        .transaction(|tx| tx.attachment_files_size())
+        .map_err(|e| e.to_string())
 }

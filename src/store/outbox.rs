@@ -303,3 +303,22 @@ impl Tx<'_> {
         )
     }
 }
+
+impl Tx<'_> {
+    /// How many mails the outbox holds, in any state.
+    pub fn outbox_count(&self) -> Result<usize, StoreError> {
+        let n: Option<i64> = self.query_opt("SELECT count(*) FROM outbox", [], |r| Ok(r.get(0)?))?;
+        Ok(n.unwrap_or(0) as usize)
+    }
+
+    /// How many distinct attached files are stored, and their bytes together.
+    pub fn attachment_files_size(&self) -> Result<(usize, usize), StoreError> {
+        let row: Option<(i64, i64)> = self.query_opt(
+            "SELECT count(*), coalesce(sum(length(bytes)), 0) FROM attachment_files",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let (n, bytes) = row.unwrap_or((0, 0));
+        Ok((n as usize, bytes as usize))
+    }
+}
