@@ -299,6 +299,10 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 return Ok(());
             }
         }
+        pending = self.refuse_kept_orders(&key, pending);
+        if pending.is_empty() {
+            return Ok(());
+        }
         if self.open_if.is_some() {
             return self.store_conditional(&key, map, p, &power, &position, pending);
         }
@@ -663,6 +667,20 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
         }
         Ok(rest)
+    }
+
+    /// Orders kept for later (`PHASE`, `IF`) that the game's variant cannot
+    /// keep as written are refused; the rest are returned.
+    fn refuse_kept_orders(&mut self, key: &str, pending: Vec<PendingOrder>) -> Vec<PendingOrder> {
+        let mut rest = Vec::new();
+        for p in pending {
+            let state = &self.work.game(key).state;
+            match super::variants::kept_order_refusal(state, &p.text) {
+                Some(why) => self.fail(p.line, &p.text, why),
+                None => rest.push(p),
+            }
+        }
+        rest
     }
 
     /// A variant's own order, for the variant of the game signed on to.

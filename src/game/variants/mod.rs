@@ -184,6 +184,15 @@ pub fn submit_map(
     )))
 }
 
+/// Hook: why an order line kept for a later phase or an `IF` block cannot be
+/// kept as written (Twilight Zone: one naming a map). `None`: it can.
+pub fn kept_order_refusal(state: &GameState, line: &str) -> Option<String> {
+    if state.twilight.is_some() {
+        return twilight::kept_order_refusal(line);
+    }
+    None
+}
+
 /// Hook: the master's `FORCE BEGIN` was accepted (Twilight Zone: start
 /// without waiting for the players' maps).
 pub fn force_begin(state: &mut GameState) {
