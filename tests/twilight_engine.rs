@@ -557,6 +557,11 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
         "F Con - MAO (Turkish Map)\nF Ank H\nA Smy H\n",
     );
     orders(&mut table, "England", "F Edi H\nF Lon - Eng\nA Lvp H\n");
+    // Orders kept for a later phase may not name a map: refused, not dropped.
+    let a = orders(&mut table, "England", "PHASE F1901M\nF Edi - MAO (English Map)\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("cannot name a map"), "{}", a.reply_body);
+    assert!(table.state().future_orders.is_empty());
     process(&mut table);
     assert_eq!(
         unit_at(&mut table, "mao"),

@@ -468,6 +468,17 @@ fn named_map(text: &str, kind: PhaseKind) -> Option<Power> {
         .and_then(|o| o.map)
 }
 
+/// An order kept for a later phase or an `IF` block may not name a map: the
+/// map is read and checked with the order, in the phase it is for.
+pub fn kept_order_refusal(line: &str) -> Option<String> {
+    let named = crate::grammar::parse_order(map(), line).ok()?.map?;
+    Some(format!(
+        "orders for a later phase or in an IF block cannot name a map (here the {} map); \
+         send this order in its phase, or leave the map out to use your own",
+        power_adjective(map(), named)
+    ))
+}
+
 /// `A PAR - TRI (German Map)`: the canonical order with the map it uses.
 fn with_map(text: String, order: &Order, on: Power) -> String {
     if uses_map(order) {
