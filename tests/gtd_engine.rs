@@ -854,3 +854,51 @@ fn a_player_appointed_to_a_dead_commanders_unit_orders_it_the_same_season() {
     let r = report(&mut table, &lon);
     assert!(r.contains("does not command the unit in EDI"), "{r}");
 }
+
+fn as_master(table: &mut Table, body: &str) -> legate::game::Applied {
+    table
+        .engine
+        .apply_text(
+            "gm@judge.test",
+            &format!("SIGNON M{GAME} gm-pw\n{body}\n"),
+            None,
+            table.now,
+        )
+        .unwrap()
+}
+
+#[test]
+fn the_gamemaster_gives_a_country_and_vetoes_a_name() {
+    let mut table = started();
+    let hog = head(&mut table, "England").unwrap();
+    ok(&mut table, &hog, "RESIGN");
+    table
+        .engine
+        .apply_text(
+            &addr("p23"),
+            &format!("SIGNON ?{GAME} pw-p23\n"),
+            None,
+            table.now,
+        )
+        .unwrap();
+    let a = as_master(&mut table, "APPOINT p23 TO England");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(head(&mut table, "England"), Some("p23".to_string()));
+    assert!(
+        gtd(&mut table).state.is_active("p23"),
+        "rule 1: p23 enters the game"
+    );
+    // A player may not give a country.
+    let a = mail(&mut table, "p23", "APPOINT p22 TO England");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+
+    let turkey = head(&mut table, "Turkey").unwrap();
+    ok(&mut table, &turkey, "RENAME Turkey \"Anatolia\"");
+    let a = as_master(&mut table, "RENAME Turkey \"Turkey\"");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(
+        gtd(&mut table).state.country(power("Turkey")).unwrap().name,
+        "Turkey"
+    );
+}

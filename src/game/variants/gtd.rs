@@ -75,6 +75,9 @@ pub struct GtdGame {
     /// Players who sent orders this season (rule 22).
     #[serde(default)]
     pub wrote: Vec<String>,
+    /// Countries whose new name the Gamemaster vetoed this season (26 B).
+    #[serde(default)]
+    pub vetoed: Vec<u8>,
 }
 
 impl GtdGame {

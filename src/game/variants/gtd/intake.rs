@@ -115,6 +115,13 @@ pub fn take(
             g.state.name
         )));
     }
+    let is_master = g
+        .state
+        .masters()
+        .any(|m| m.address.eq_ignore_ascii_case(sender));
+    if is_master && let Item::Variant(v) = &item {
+        return gamemaster(work, key, v);
+    }
     let Some(player) = game.player_of(sender).map(str::to_string) else {
         return Ok(Err(format!("you do not play in {}", g.state.name)));
     };
@@ -311,9 +318,7 @@ fn political(
         return Err("this order is not part of Grand Tournament Diplomacy".into());
     }
     if gm_only {
-        return Err(
-            "rule 27: only the Gamemaster gives a country; the judge draws it by lot".into(),
-        );
+        return Err("only the Gamemaster gives a country (rules 1, 27)".into());
     }
     if winter_only && kind != PhaseKind::Adjustment {
         return Err("rule 9(B): builds are ordered in the Winter".into());
@@ -382,4 +387,73 @@ pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, En
         "rule 22: {player} is removed from {name}; their units hold until their head of \
          government appoints new commanders (rule 23)."
     )))
+}
+
+/// The Gamemaster's own orders, applied at once: giving a country a head
+/// (1, 27: `APPOINT alice TO France`), and vetoing a new name (26 B:
+/// `RENAME France "France"`, the country's present name).
+fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<Answer, EngineError> {
+    use crate::variant::gtd::limits::may_head_another;
+    use crate::variant::gtd::politics::{enter, resolve_country, veto_rename};
+    let g = work.game_mut(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let Some(game) = g.state.gtd.as_mut() else {
+        return Ok(Err("this is not a GTD game".into()));
+    };
+    let vetoed = &mut game.vetoed;
+    let state = &mut game.state;
+    match v {
+        VariantOrder::AppointToCountry { player, country } => {
+            let c = match resolve_country(map, state, country) {
+                Ok(c) => c,
+                Err(e) => return Ok(Err(e.to_string())),
+            };
+            let known = state.is_active(player) || state.standby.contains(player);
+            if !known {
+                return Ok(Err(format!(
+                    "{player} is not a player or on the stand-by list"
+                )));
+            }
+            if let Err(e) = may_head_another(state, player) {
+                return Ok(Err(e.to_string()));
+            }
+            enter(state, player);
+            let Some(entry) = state.country_mut(c) else {
+                return Ok(Err("no such country".into()));
+            };
+            entry.hog = Some(player.clone());
+            entry.successor = None;
+            entry.election_after_death = false;
+            entry.election_next_season = false;
+            let name = entry.name.clone();
+            state.note(format!(
+                "the Gamemaster made {player} head of government of {name}"
+            ));
+            Ok(Ok(format!(
+                "{player} is head of government of {name} (the Gamemaster's appointment)."
+            )))
+        }
+        VariantOrder::Rename { country, name } => {
+            let c = match resolve_country(map, state, country) {
+                Ok(c) => c,
+                Err(e) => return Ok(Err(e.to_string())),
+            };
+            let current = state.country(c).map(|x| x.name.clone()).unwrap_or_default();
+            if !current.eq_ignore_ascii_case(name) {
+                return Ok(Err(format!(
+                    "the Gamemaster vetoes a new name with RENAME {current} \"{current}\" (rule 26 B)"
+                )));
+            }
+            veto_rename(state, c);
+            if !vetoed.contains(&c.0) {
+                vetoed.push(c.0);
+            }
+            Ok(Ok(format!(
+                "Rule 26(B): {current} keeps its name; no new name ordered this season takes effect."
+            )))
+        }
+        _ => Ok(Err(
+            "the Gamemaster gives orders to no unit; sign on as a player to order".into(),
+        )),
+    }
 }

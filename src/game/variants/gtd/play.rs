@@ -280,6 +280,7 @@ fn movement(
     let mut pos = position.clone();
     let resigned = game.resigned.clone();
     let before = season::before_movement(map, &mut game.state, &mut pos, &written, &resigned);
+    vetoes(game);
     played.new_countries = before
         .new_countries
         .iter()
@@ -410,6 +411,7 @@ fn winter_season(
     let start = winter::open(&game.state, &pos);
     let resigned = game.resigned.clone();
     let before = season::before_movement(map, &mut game.state, &mut pos, &others, &resigned);
+    vetoes(game);
     for (w, v) in &before.outcomes {
         let verdict = v.clone().map_err(|e| e.to_string());
         played
@@ -562,4 +564,14 @@ fn leaderless(
         }
     }
     Ok(())
+}
+
+/// Rule 26 (B): names the Gamemaster vetoed this season do not take effect.
+fn vetoes(game: &mut GtdGame) {
+    for p in std::mem::take(&mut game.vetoed) {
+        politics::veto_rename(&mut game.state, Power(p));
+        let name = name_of(&game.state, Power(p));
+        game.state
+            .note(format!("rule 26(B): the Gamemaster kept the name {name}"));
+    }
 }
