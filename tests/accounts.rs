@@ -46,7 +46,9 @@ fn a_password_is_never_echoed_even_when_its_line_cannot_be_read() {
     ];
     for body in cases {
         let a = mail(&mut table, &fr, body);
-        for secret in ["s3cretA", "s3cretB", "s3cretC", "s3cretD", "s3cretE", "s3cretF", "s3cretG", "s3cretH"] {
+        for secret in [
+            "s3cretA", "s3cretB", "s3cretC", "s3cretD", "s3cretE", "s3cretF", "s3cretG", "s3cretH",
+        ] {
             assert!(
                 !a.reply_body.contains(secret),
                 "{secret} echoed for\n{body}\n---\n{}",
@@ -89,7 +91,11 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
         &fr,
         "SIGNON Flines pw-france\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
     );
-    assert!(a.reply_body.contains("Accepted: A PAR - BUR"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Accepted: A PAR - BUR"),
+        "{}",
+        a.reply_body
+    );
     assert!(
         a.reply_body.contains("Error (line 4): orders need a SIGNON as a power of a game; the SIGNON on line 3 was refused"),
         "{}",
@@ -120,19 +126,37 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
         table
             .outbox()
             .into_iter()
-            .filter(|m| m.recipients == vec![table.master.clone()] && m.subject.contains("Wrong passwords"))
+            .filter(|m| {
+                m.recipients == vec![table.master.clone()] && m.subject.contains("Wrong passwords")
+            })
             .count()
     };
     assert_eq!(to_master(&mut table), 1, "the master hears of it");
 
     // Even the right password, from yet another address, is now refused unread.
-    let a = mail(&mut table, "another@elsewhere.test", "SIGNON Fvault pw-france\nA Par-Bur\n");
-    assert!(a.reply_body.contains("are refused until"), "{}", a.reply_body);
+    let a = mail(
+        &mut table,
+        "another@elsewhere.test",
+        "SIGNON Fvault pw-france\nA Par-Bur\n",
+    );
+    assert!(
+        a.reply_body.contains("are refused until"),
+        "{}",
+        a.reply_body
+    );
     assert!(!a.reply_body.contains("Accepted"), "{}", a.reply_body);
     assert_eq!(events(&mut table, "password.locked_out").len(), 1);
     // The seat's own address still signs on, and other seats from their own.
-    let a = mail(&mut table, &address("France"), "SIGNON Fvault pw-france\nA Par-Bur\n");
-    assert!(a.reply_body.contains("Accepted: A PAR - BUR"), "{}", a.reply_body);
+    let a = mail(
+        &mut table,
+        &address("France"),
+        "SIGNON Fvault pw-france\nA Par-Bur\n",
+    );
+    assert!(
+        a.reply_body.contains("Accepted: A PAR - BUR"),
+        "{}",
+        a.reply_body
+    );
     // More wrong passwords: logged, the master is not told again.
     let a = mail(&mut table, &address("Italy"), "SIGNON Ivault wrong\n");
     assert!(a.reply_body.contains("wrong password"), "{}", a.reply_body);
@@ -141,6 +165,14 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
 
     // An hour after the first guesses the window has moved on.
     table.advance(Duration::minutes(60));
-    let a = mail(&mut table, "another@elsewhere.test", "SIGNON Fvault pw-france\nA Par-Bur\n");
-    assert!(a.reply_body.contains("Accepted: A PAR - BUR"), "{}", a.reply_body);
+    let a = mail(
+        &mut table,
+        "another@elsewhere.test",
+        "SIGNON Fvault pw-france\nA Par-Bur\n",
+    );
+    assert!(
+        a.reply_body.contains("Accepted: A PAR - BUR"),
+        "{}",
+        a.reply_body
+    );
 }

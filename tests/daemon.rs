@@ -600,7 +600,12 @@ fn the_running_daemon_answers_new_mail_and_stops_on_request() {
 #[test]
 fn a_batch_is_stored_in_one_commit_and_each_mail_applied_in_one_more() {
     let mut judge = Judge::new("");
-    judge.drop_mail("gm@example.test", "b0@example.test", "new", "CREATE ?batch gm-pw");
+    judge.drop_mail(
+        "gm@example.test",
+        "b0@example.test",
+        "new",
+        "CREATE ?batch gm-pw",
+    );
     for i in 1..=4 {
         judge.drop_mail(
             &format!("p{i}@example.test"),
@@ -641,10 +646,15 @@ fn a_batch_is_stored_in_one_commit_and_each_mail_applied_in_one_more() {
         .filter(|o| matches!(o, Ok(Outcome::Applied { errors: 0 })))
         .count();
     assert_eq!(applied, 5, "{outcomes:?}");
-    assert!(matches!(outcomes[5], Ok(Outcome::Ignored(_))), "{outcomes:?}");
+    assert!(
+        matches!(outcomes[5], Ok(Outcome::Ignored(_))),
+        "{outcomes:?}"
+    );
     assert_eq!(commits, 1 + 6, "the raw batch, then one per mail");
     // And every mail is settled: nothing pending, one answer each but the robot's.
     let mut store = judge.store();
-    let pending = store.transaction(|tx| tx.pending_inbound(10)).expect("pending");
+    let pending = store
+        .transaction(|tx| tx.pending_inbound(10))
+        .expect("pending");
     assert!(pending.is_empty(), "{pending:?}");
 }

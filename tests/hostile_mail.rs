@@ -621,8 +621,16 @@ fn a_mail_in_a_players_name_with_another_reply_to_is_reported_to_the_player() {
     assert_eq!(report.intake.applied, 3, "{report:?}");
     let sent = judge.sent();
     let new: Vec<&Sent> = sent.iter().skip(0).collect();
-    assert_eq!(sent.len(), before + 5, "three answers, two notices: {new:#?}");
-    let to = |addr: &str| -> Vec<&Sent> { sent.iter().filter(|s| s.to == vec![addr.to_string()]).collect() };
+    assert_eq!(
+        sent.len(),
+        before + 5,
+        "three answers, two notices: {new:#?}"
+    );
+    let to = |addr: &str| -> Vec<&Sent> {
+        sent.iter()
+            .filter(|s| s.to == vec![addr.to_string()])
+            .collect()
+    };
     let answers = to(thief);
     assert_eq!(answers.len(), 3, "the answers go to Reply-To");
     let told: Vec<&Sent> = to(france)
@@ -630,7 +638,10 @@ fn a_mail_in_a_players_name_with_another_reply_to_is_reported_to_the_player() {
         .filter(|s| s.subject.contains("Mail in your name"))
         .collect();
     assert_eq!(told.len(), 2, "France hears of both mails");
-    assert!(told.iter().any(|s| s.text.contains("A PAR - BUR") && s.text.contains(thief)));
+    assert!(
+        told.iter()
+            .any(|s| s.text.contains("A PAR - BUR") && s.text.contains(thief))
+    );
     assert!(told.iter().any(|s| s.text.contains("wrong password")));
     for s in &told {
         assert!(!s.text.contains("pw-F"), "no password in\n{}", s.text);

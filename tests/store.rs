@@ -1125,7 +1125,10 @@ fn the_same_file_on_many_mails_is_stored_once() {
             let mut ids = Vec::new();
             for k in 0..8 {
                 let id = queue(tx, &format!("results {k}"), t(0))?;
-                for (name, bytes) in [("board.png", &picture[..]), ("board.svg", b"<svg/>".as_slice())] {
+                for (name, bytes) in [
+                    ("board.png", &picture[..]),
+                    ("board.svg", b"<svg/>".as_slice()),
+                ] {
                     let file = NewAttachment {
                         filename: name,
                         content_type: "application/octet-stream",
@@ -1146,9 +1149,11 @@ fn the_same_file_on_many_mails_is_stored_once() {
     }
     let conn = raw(&path);
     let (files, bytes): (i64, i64) = conn
-        .query_row("SELECT count(*), sum(length(bytes)) FROM attachment_files", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT count(*), sum(length(bytes)) FROM attachment_files",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!(files, 2, "one row per distinct file");
     assert_eq!(bytes, 50_006);
@@ -1192,5 +1197,8 @@ fn version_three_attachments_are_carried_over() {
         .iter()
         .map(|a| (a.filename.as_str(), a.bytes.as_slice()))
         .collect();
-    assert_eq!(files, [("a.png", &b"\x89PNG"[..]), ("a.svg", &b"<svg/>"[..])]);
+    assert_eq!(
+        files,
+        [("a.png", &b"\x89PNG"[..]), ("a.svg", &b"<svg/>"[..])]
+    );
 }

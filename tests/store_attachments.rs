@@ -19,8 +19,16 @@ fn one_board_picture_per_phase_is_stored_for_every_member() {
     assert_eq!(results.len(), 8, "seven players and the master");
     for m in &results {
         let names: Vec<&str> = m.attachments.iter().map(|f| f.filename.as_str()).collect();
-        assert_eq!(names, ["pics-S1901M.png", "pics-S1901M.svg"], "{}", m.recipients[0]);
-        assert_eq!(m.attachments, results[0].attachments, "every member sees the same board");
+        assert_eq!(
+            names,
+            ["pics-S1901M.png", "pics-S1901M.svg"],
+            "{}",
+            m.recipients[0]
+        );
+        assert_eq!(
+            m.attachments, results[0].attachments,
+            "every member sees the same board"
+        );
     }
     let conn = rusqlite::Connection::open(table.dir.path().join("legate.db")).expect("db");
     let files: i64 = conn
@@ -28,7 +36,9 @@ fn one_board_picture_per_phase_is_stored_for_every_member() {
         .expect("count");
     assert_eq!(files, 2, "one PNG and one SVG, not one per member");
     let stored: i64 = conn
-        .query_row("SELECT sum(length(bytes)) FROM attachment_files", [], |r| r.get(0))
+        .query_row("SELECT sum(length(bytes)) FROM attachment_files", [], |r| {
+            r.get(0)
+        })
         .expect("bytes");
     let one_mail: usize = results[0].attachments.iter().map(|f| f.bytes.len()).sum();
     assert_eq!(stored as usize, one_mail);

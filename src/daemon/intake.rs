@@ -195,9 +195,7 @@ fn apply_stored(
     envelope: Option<&Envelope>,
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
-    let sender = envelope
-        .and_then(|e| e.sender.clone())
-        .unwrap_or_default();
+    let sender = envelope.and_then(|e| e.sender.clone()).unwrap_or_default();
     let result = engine.apply_guarded(
         &sender,
         id,

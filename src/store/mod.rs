@@ -40,7 +40,7 @@ pub use games::{Game, GameStatus, Membership, NewGame, NewMembership, Role};
 pub use inbound::{InboundInsert, InboundMail, InboundStatus, synthetic_message_id};
 pub use orders::{NewOrder, OrderRecord};
 pub use outbox::{NewAttachment, NewOutbox, OutboxAttachment, OutboxMail, OutboxStatus};
-pub use password::{argon2_runs, hash_password, verify_password};
+pub use password::{argon2_runs, hash_password, verify_password, verify_seat_password};
 pub use phases::{NewPhase, PhaseRecord};
 pub use press::{NewPress, Press};
 pub use schema::LATEST_VERSION;

@@ -307,7 +307,8 @@ impl Tx<'_> {
 impl Tx<'_> {
     /// How many mails the outbox holds, in any state.
     pub fn outbox_count(&self) -> Result<usize, StoreError> {
-        let n: Option<i64> = self.query_opt("SELECT count(*) FROM outbox", [], |r| Ok(r.get(0)?))?;
+        let n: Option<i64> =
+            self.query_opt("SELECT count(*) FROM outbox", [], |r| Ok(r.get(0)?))?;
         Ok(n.unwrap_or(0) as usize)
     }
 

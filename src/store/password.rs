@@ -28,11 +28,10 @@ pub fn hash_password(password: &str) -> Result<String, StoreError> {
 }
 
 /// Successful checks of this process. An entry is HMAC-SHA256, under a key drawn
-/// at random when the process starts and never stored, of the stored hash and the
-/// password: neither the password nor anything that can be checked against it
-/// outside this process is kept. The stored hash stands for the seat (address and
-/// game): it has its own random salt, so a changed password has a new hash and
-/// the old entries never match again.
+/// at random when the process starts and never stored, of the seat's address and
+/// game, the stored hash and the password: neither the password nor anything that
+/// can be checked against it outside this process is kept. A changed password has
+/// a new hash (with its own random salt), so the old entries never match again.
 struct Verified {
     key: [u8; 32],
     seen: HashSet<[u8; 32]>,
@@ -55,11 +54,17 @@ fn verified() -> &'static Mutex<Verified> {
 }
 
 impl Verified {
-    fn tag(&self, password: &str, hash: &str) -> [u8; 32] {
+    fn tag(&self, seat: [&str; 2], password: &str, hash: &str) -> [u8; 32] {
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("any key length");
-        // Length-prefixed, so that no two (hash, password) pairs run together.
-        mac.update(&(hash.len() as u64).to_be_bytes());
-        mac.update(hash.as_bytes());
+        // Each part length-prefixed, so that no two different tuples run together.
+        for part in [
+            seat[0].to_lowercase(),
+            seat[1].to_lowercase(),
+            hash.to_string(),
+        ] {
+            mac.update(&(part.len() as u64).to_be_bytes());
+            mac.update(part.as_bytes());
+        }
         mac.update(password.as_bytes());
         mac.finalize().into_bytes().into()
     }
@@ -77,9 +82,15 @@ pub fn argon2_runs() -> u64 {
 /// Whether `password` matches `hash` (a PHC string from [`hash_password`]).
 /// A malformed stored hash matches nothing.
 pub fn verify_password(password: &str, hash: &str) -> bool {
+    verify_seat_password("", "", password, hash)
+}
+
+/// Like [`verify_password`], for the seat of `address` in `game`: what is
+/// remembered is bound to that seat.
+pub fn verify_seat_password(address: &str, game: &str, password: &str, hash: &str) -> bool {
     let tag = {
         let cache = verified().lock().unwrap_or_else(|e| e.into_inner());
-        let tag = cache.tag(password, hash);
+        let tag = cache.tag([address, game], password, hash);
         if cache.seen.contains(&tag) {
             return true;
         }
@@ -137,9 +148,16 @@ mod tests {
         let runs = argon2_runs();
         assert!(verify_password("again-and-again", &changed));
         assert_eq!(argon2_runs() - runs, 1);
+        // Bound to the seat: the same hash and password for another seat is
+        // checked afresh (copied hashes, as in `legate bench`, gain nothing).
+        let runs = argon2_runs();
+        assert!(verify_seat_password("a@x", "g1", "again-and-again", &hash));
+        assert!(verify_seat_password("A@X", "G1", "again-and-again", &hash));
+        assert!(verify_seat_password("b@x", "g1", "again-and-again", &hash));
+        assert_eq!(argon2_runs() - runs, 2);
         // What is remembered says nothing about the password itself.
         let cache = verified().lock().unwrap();
-        let tag = cache.tag("again-and-again", &hash);
+        let tag = cache.tag(["", ""], "again-and-again", &hash);
         assert!(cache.seen.contains(&tag));
         assert!(!tag.windows(5).any(|w| w == b"again"));
     }

@@ -536,14 +536,26 @@ mod tests {
     #[test]
     fn password_words_are_masked_read_or_not() {
         let m = |t: &str| mask_line(t).map(|m| m.text);
-        assert_eq!(m("SIGNON Fgame secret extra").as_deref(), Some("SIGNON Fgame ****"));
-        assert_eq!(m("signon F game secret").as_deref(), Some("signon F game ****"));
+        assert_eq!(
+            m("SIGNON Fgame secret extra").as_deref(),
+            Some("SIGNON Fgame ****")
+        );
+        assert_eq!(
+            m("signon F game secret").as_deref(),
+            Some("signon F game ****")
+        );
         assert_eq!(m("SIGNON F secret").as_deref(), Some("SIGNON F ****"));
         assert_eq!(m("SIGNON secret").as_deref(), Some("SIGNON ****"));
         assert_eq!(m("SIGNN Fgame secret").as_deref(), Some("SIGNN Fgame ****"));
-        assert_eq!(m("CREATE ?g secret standard").as_deref(), Some("CREATE ?g ****"));
+        assert_eq!(
+            m("CREATE ?g secret standard").as_deref(),
+            Some("CREATE ?g ****")
+        );
         assert_eq!(m("OBSERVE g secret").as_deref(), Some("OBSERVE g ****"));
-        assert_eq!(m("SET PASSWORD a b c").as_deref(), Some("SET PASSWORD ****"));
+        assert_eq!(
+            m("SET PASSWORD a b c").as_deref(),
+            Some("SET PASSWORD ****")
+        );
         assert_eq!(m("SET PASWORD abc").as_deref(), Some("SET PASWORD ****"));
         assert_eq!(m("SET WAIT"), None);
         assert_eq!(m("A Par - Bur"), None);

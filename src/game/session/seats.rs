@@ -8,7 +8,7 @@ use crate::game::advance;
 use crate::game::docs::power_name;
 use crate::game::model::{GameState, Role, Settings, Status};
 use crate::game::process::map_for;
-use crate::store::{NewGame, verify_password};
+use crate::store::{NewGame, verify_seat_password};
 
 impl Session<'_, '_, '_> {
     pub(super) fn create(
@@ -137,7 +137,7 @@ impl Session<'_, '_, '_> {
             .state
             .players()
             .find(|m| m.address.eq_ignore_ascii_case(&self.sender))
-            .map(|m| verify_password(password, &m.password_hash));
+            .map(|m| verify_seat_password(&m.address, &g.state.name, password, &m.password_hash));
         if let Some(known) = joined {
             // A joined player signs on again (to send what the forming game
             // still needs, such as a Twilight Zone map) with the same password.
@@ -253,10 +253,9 @@ impl Session<'_, '_, '_> {
         let g = self.work.game(&key);
         let name = g.state.name.clone();
         if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
-            if g.state
-                .masters()
-                .any(|m| verify_password(password, &m.password_hash))
-            {
+            if g.state.masters().any(|m| {
+                verify_seat_password(&m.address, &g.state.name, password, &m.password_hash)
+            }) {
                 self.context = Some(Context {
                     key,
                     who: Who::Master,
@@ -286,7 +285,9 @@ impl Session<'_, '_, '_> {
                 format!("{name} has not started yet: powers are not assigned"),
             ),
             None => self.fail(line, text, format!("nobody plays {pname} in {name}")),
-            Some(m) if !verify_password(password, &m.password_hash) => {
+            Some(m)
+                if !verify_seat_password(&m.address, &g.state.name, password, &m.password_hash) =>
+            {
                 self.fail(line, text, format!("wrong password for {pname} in {name}"))
             }
             Some(_)
@@ -344,7 +345,9 @@ impl Session<'_, '_, '_> {
             .iter()
             .find(|m| m.role == Role::Observer && m.address.eq_ignore_ascii_case(&sender));
         match existing {
-            Some(m) if !verify_password(password, &m.password_hash) => {
+            Some(m)
+                if !verify_seat_password(&m.address, &g.state.name, password, &m.password_hash) =>
+            {
                 self.fail(
                     line,
                     text,
