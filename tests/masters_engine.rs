@@ -430,6 +430,12 @@ fn mr3_the_moscow_example_by_mail() {
         "{report}"
     );
     assert_eq!(table.phase().to_string(), "S1902M");
+    // Rolled back, the rebels are gone with the phase that raised them.
+    let a = master(&mut table, "ROLLBACK W1901A\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let state = table.state();
+    assert!(state.masters.as_ref().unwrap().rules.rebels.is_empty());
+    assert_eq!(unit_at(&mut table, "mos"), None);
 }
 
 #[test]

@@ -385,6 +385,7 @@ impl Session<'_, '_, '_> {
         let map = map_for(&g.state.settings.variant)?;
         let position = before.to_position(map)?;
         process::enter_phase(map, &mut g.state, &position);
+        crate::game::variants::rolled_back(&mut g.state, &record.phase);
         g.state.status = Status::Active;
         g.state.paused_from = None;
         g.state.outcome = None;

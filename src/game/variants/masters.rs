@@ -54,6 +54,9 @@ pub struct MastersGame {
     /// What the report of the phase just played adds (tallies, adjustments).
     #[serde(default)]
     pub report: Vec<String>,
+    /// The rules state at the start of each phase played, for `ROLLBACK`.
+    #[serde(default)]
+    pub snapshots: BTreeMap<String, MastersState>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +75,7 @@ impl MastersGame {
             adjustment: BTreeMap::new(),
             marks: BTreeMap::new(),
             report: Vec::new(),
+            snapshots: BTreeMap::new(),
         }
     }
 }
@@ -233,4 +237,24 @@ pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
         );
     }
     Some(text)
+}
+
+/// After `ROLLBACK` to the start of `phase`: the rules state as it was then
+/// (rebels, owners at the previous adjustment), and no orders kept.
+pub fn rolled_back(state: &mut GameState, phase: &str) {
+    let Some(game) = state.masters.as_mut() else {
+        return;
+    };
+    if let Some(rules) = game.snapshots.get(phase) {
+        game.rules = rules.clone();
+    }
+    let Ok(at) = phase.parse::<crate::phase::Phase>() else {
+        return;
+    };
+    game.snapshots
+        .retain(|p, _| p.parse::<crate::phase::Phase>().is_ok_and(|p| p < at));
+    game.control.clear();
+    game.adjustment.clear();
+    game.marks.clear();
+    game.report.clear();
 }

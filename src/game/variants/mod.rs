@@ -410,3 +410,9 @@ pub fn has_seat(state: &GameState, power: crate::map::Power) -> bool {
         .as_ref()
         .is_none_or(|m| (power.0 as usize) < m.rules.great as usize)
 }
+
+/// Hook: the game was rolled back to the start of `phase` (its board is in
+/// place): a variant's own state goes back too.
+pub fn rolled_back(state: &mut GameState, phase: &str) {
+    masters::rolled_back(state, phase);
+}

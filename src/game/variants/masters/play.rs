@@ -37,6 +37,8 @@ pub fn adjudicate(
     let Some(game) = state.masters.as_mut() else {
         return crate::judge::adjudicate(map, rules, &Countries, position, given);
     };
+    game.snapshots
+        .insert(position.phase.to_string(), game.rules.clone());
     let (adjudication, report) = match position.phase.kind {
         PhaseKind::Adjustment => adjustment(map, rules, game, position, &cd, given),
         _ => movement(map, rules, game, position, &cd, given),
