@@ -428,6 +428,43 @@ fn every_fault_is_reported_at_once() {
     }
 }
 
+// ---- the game's maps: the base and the union ---------------------------------
+
+#[test]
+fn the_base_map_has_the_standard_borders_and_the_twilight_centres() {
+    let (base, std) = (twilight::base(), Map::standard());
+    assert_eq!(base.supply_centers().len(), 33);
+    assert!(!base.is_supply_center(std_loc("sev").province));
+    let sorted = |mut v: Vec<_>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(base.army_borders()), sorted(std.army_borders()));
+    assert!(base.powers().iter().all(|p| p.starting_units.is_empty()));
+}
+
+#[test]
+fn the_union_has_every_border_of_every_map() {
+    let a = north_channel();
+    let b = twilight::check(IONIAN_BRIDGE, "ib").expect("valid").map;
+    let u = twilight::union(&[&a, &b]).expect("builds");
+    for m in [&a, &b] {
+        for (x, y) in m.army_borders() {
+            assert!(u.army_adjacent(x, y), "{x:?}-{y:?}");
+        }
+        for (x, y) in m.fleet_borders() {
+            assert!(u.fleet_adjacent(x, y), "{x:?}-{y:?}");
+        }
+    }
+    // Trieste - Serbia is on the Ionian Bridge only, and so on the union.
+    let (tri, ser) = (std_loc("tri").province, std_loc("ser").province);
+    assert!(!a.army_adjacent(tri, ser) && b.army_adjacent(tri, ser));
+    assert!(u.army_adjacent(tri, ser));
+    // Nothing that no map has.
+    let (lon, mos) = (std_loc("lon").province, std_loc("mos").province);
+    assert!(!u.army_adjacent(lon, mos));
+}
+
 // ---- the built map -----------------------------------------------------------
 
 fn north_channel() -> Map {
