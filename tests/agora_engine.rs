@@ -51,7 +51,11 @@ impl Tour {
         let a = tour.mail(GM, &format!("CREATE ?{GAME} gm-pw agora\n"));
         assert_eq!(a.errors, 0, "{}", a.reply_body);
         let a = tour.gm(&format!("AMEND REGULATIONS\n{REGS}ENDREGULATIONS\n"));
-        assert!(a.reply_body.contains("Entry is open until"), "{}", a.reply_body);
+        assert!(
+            a.reply_body.contains("Entry is open until"),
+            "{}",
+            a.reply_body
+        );
         tour
     }
 
@@ -167,24 +171,36 @@ fn entry_window_and_the_cap_of_seven() {
     // The Gamemaster never plays (section 0).
     let a = tour.mail(GM, &format!("ENTER ?{GAME} other\n"));
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("Gamemaster cannot become a contestant"));
+    assert!(
+        a.reply_body
+            .contains("Gamemaster cannot become a contestant")
+    );
     for i in 1..=6 {
         let a = tour.enter(i);
         assert_eq!(a.errors, 0, "{}", a.reply_body);
-        assert!(a.reply_body.contains(&format!("({i} of at most 7)")), "{}", a.reply_body);
+        assert!(
+            a.reply_body.contains(&format!("({i} of at most 7)")),
+            "{}",
+            a.reply_body
+        );
     }
     // Entering twice is refused; each entry was published to the others.
     let a = tour.enter(3);
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(tour
-        .mails_to(&contestant(1))
-        .iter()
-        .any(|m| m.contains("c6@players.test enters the tournament.")));
+    assert!(
+        tour.mails_to(&contestant(1))
+            .iter()
+            .any(|m| m.contains("c6@players.test enters the tournament."))
+    );
     assert_eq!(tour.state().status, Status::Forming);
     // Before entry closes the Gamemaster may not begin with six.
     let a = tour.gm("FORCE BEGIN\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("entry is open until"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("entry is open until"),
+        "{}",
+        a.reply_body
+    );
     // The seventh fills the tournament: powers by lot, play begins.
     let a = tour.enter(7);
     assert_eq!(a.errors, 0, "{}", a.reply_body);
@@ -195,7 +211,10 @@ fn entry_window_and_the_cap_of_seven() {
     powers.sort();
     assert_eq!(powers, POWERS.to_vec());
     assert!(s.draws.len() >= 6, "the lot is recorded: {:?}", s.draws);
-    assert!(s.member(GM).is_some_and(|m| m.role == Role::Master && m.power.is_none()));
+    assert!(
+        s.member(GM)
+            .is_some_and(|m| m.role == Role::Master && m.power.is_none())
+    );
     // An eighth is refused.
     let a = tour.enter(8);
     assert_eq!(a.errors, 1, "{}", a.reply_body);
@@ -211,7 +230,11 @@ fn entry_closes_seven_days_after_publication() {
     tour.table.advance(Duration::days(7));
     let a = tour.enter(2);
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("entry closed at 2026-03-08"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("entry closed at 2026-03-08"),
+        "{}",
+        a.reply_body
+    );
 }
 
 #[test]
@@ -229,23 +252,34 @@ fn gamemaster_substitutes_and_removes_by_mail() {
     let agora = s.agora.as_ref().unwrap();
     assert!(agora.tournament.is_contestant("zed@players.test"));
     assert!(!agora.tournament.is_contestant(&old));
-    assert!(agora.tournament.log.iter().any(|r| r.text.contains("substitutes zed")));
+    assert!(
+        agora
+            .tournament
+            .log
+            .iter()
+            .any(|r| r.text.contains("substitutes zed"))
+    );
     // Announced to everyone, the newcomer told eir place.
-    assert!(tour
-        .mails_to(&contestant(1))
-        .iter()
-        .any(|m| m.contains("The Gamemaster substitutes zed@players.test for c2@players.test")));
-    assert!(tour
-        .mails_to("zed@players.test")
-        .iter()
-        .any(|m| m.contains("you now hold eir place")));
+    assert!(
+        tour.mails_to(&contestant(1))
+            .iter()
+            .any(|m| m.contains("The Gamemaster substitutes zed@players.test for c2@players.test"))
+    );
+    assert!(
+        tour.mails_to("zed@players.test")
+            .iter()
+            .any(|m| m.contains("you now hold eir place"))
+    );
     // The newcomer orders for the power; the old contestant no longer can.
     let a = tour.mail(
         "zed@players.test",
         &format!("SIGNON {}{GAME} zpw\n", &power[..1]),
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = tour.mail(&old, &format!("SIGNON {}{GAME} {}\n", &power[..1], pw(&old)));
+    let a = tour.mail(
+        &old,
+        &format!("SIGNON {}{GAME} {}\n", &power[..1], pw(&old)),
+    );
     assert_eq!(a.errors, 1, "{}", a.reply_body);
 
     // Removal: the power is left to civil disorder.
@@ -254,7 +288,11 @@ fn gamemaster_substitutes_and_removes_by_mail() {
     assert!(tour.state().player_of(&power).is_none());
     let a = tour.gm("REMOVE CONTESTANT nobody@players.test\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("is not a contestant"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("is not a contestant"),
+        "{}",
+        a.reply_body
+    );
 }
 
 #[test]
@@ -263,9 +301,16 @@ fn a_proposal_voted_secretly_and_enacted() {
     // Sections 0-5 cannot be amended by proposal.
     let a = tour.as_contestant(1, "PROPOSE\n3. Everyone wins.\nENDPROPOSAL\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("sections 0 to 5 cannot be amended"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("sections 0 to 5 cannot be amended"),
+        "{}",
+        a.reply_body
+    );
 
-    let a = tour.as_contestant(1, "PROPOSE\n8. Proposals pass with two votes in favour.\nENDPROPOSAL\n");
+    let a = tour.as_contestant(
+        1,
+        "PROPOSE\n8. Proposals pass with two votes in favour.\nENDPROPOSAL\n",
+    );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(a.reply_body.contains("number 1"), "{}", a.reply_body);
     // A second proposal, withdrawn: it takes no more votes.
@@ -291,7 +336,11 @@ fn a_proposal_voted_secretly_and_enacted() {
     let s = tour.state();
     let regs = &s.agora.as_ref().unwrap().regulations;
     assert_eq!(regs.current().number, 3);
-    assert!(regs.current().text.contains("8. Proposals pass with two votes in favour."));
+    assert!(
+        regs.current()
+            .text
+            .contains("8. Proposals pass with two votes in favour.")
+    );
 
     // Published with the counts, to everyone.
     for n in 1..=5 {
@@ -328,9 +377,16 @@ fn a_proposal_voted_secretly_and_enacted() {
     // Every version by mail.
     let a = tour.as_contestant(5, "GET REGULATIONS 2\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
-    assert!(a.reply_body.contains("8. Proposals pass with three votes in favour."));
+    assert!(
+        a.reply_body
+            .contains("8. Proposals pass with three votes in favour.")
+    );
     let a = tour.as_contestant(5, "GET REGULATIONS\n");
-    assert!(a.reply_body.contains("version 3 (enacted proposal 1"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("version 3 (enacted proposal 1"),
+        "{}",
+        a.reply_body
+    );
     let a = tour.as_contestant(5, "GET REGULATIONS 9\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("no version 9"), "{}", a.reply_body);
@@ -340,7 +396,10 @@ fn a_proposal_voted_secretly_and_enacted() {
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let s = tour.state();
     let p = s.agora.as_ref().unwrap().proposals.get(1).unwrap().clone();
-    assert_eq!(p.effects, vec!["read the new section 8 to the contestants".to_string()]);
+    assert_eq!(
+        p.effects,
+        vec!["read the new section 8 to the contestants".to_string()]
+    );
 }
 
 #[test]
@@ -357,12 +416,18 @@ fn an_assistants_order_is_reported_to_the_contestant() {
     // An assistant must say what e does.
     let a = tour.as_contestant(1, &format!("ASSISTANT {helper}\n"));
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    let a = tour.as_contestant(1, &format!("ASSISTANT {helper} ORDERS drafts and sends my orders\n"));
+    let a = tour.as_contestant(
+        1,
+        &format!("ASSISTANT {helper} ORDERS drafts and sends my orders\n"),
+    );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
-    assert!(tour
-        .mails_to(&contestant(2))
-        .iter()
-        .any(|m| m.contains(&format!("{owner} is assisted by {helper}: drafts and sends my orders and may submit orders."))));
+    assert!(
+        tour.mails_to(&contestant(2))
+            .iter()
+            .any(|m| m.contains(&format!(
+                "{owner} is assisted by {helper}: drafts and sends my orders and may submit orders."
+            )))
+    );
     // The assistant orders; the contestant is told what and by whom.
     let map = Map::standard();
     let p = power_index(&power);
@@ -373,7 +438,11 @@ fn an_assistants_order_is_reported_to_the_contestant() {
         .unwrap();
     let order = format!(
         "{} {} H",
-        if unit.kind == UnitKind::Army { "A" } else { "F" },
+        if unit.kind == UnitKind::Army {
+            "A"
+        } else {
+            "F"
+        },
         map.location_code(unit.location)
     );
     let a = tour.mail(helper, &format!("{signon}{order}\n"));
@@ -384,7 +453,11 @@ fn an_assistants_order_is_reported_to_the_contestant() {
         .filter(|m| m.contains("Orders submitted for your country"))
         .collect();
     assert_eq!(told.len(), 1, "{told:?}");
-    assert!(told[0].contains(&format!("(submitted by {helper})")), "{}", told[0]);
+    assert!(
+        told[0].contains(&format!("(submitted by {helper})")),
+        "{}",
+        told[0]
+    );
     let s = tour.state();
     let log = &s.agora.as_ref().unwrap().assistants.orders;
     assert_eq!(log.len(), 1);
@@ -425,8 +498,20 @@ fn one_set_of_orders_resolves_the_whole_turn_at_the_deadline() {
     // The Fall, its adjustments (the conditional build) and the next Spring, at once.
     assert_eq!(tour.table.phase().to_string(), "S1902M");
     let board = tour.state().position.unwrap();
-    assert!(board.units.iter().any(|u| u.at == "MAR" && u.power == "France"), "{:?}", board.units);
-    let phases: Vec<String> = tour.table.phases().iter().map(|p| p.phase.clone()).collect();
+    assert!(
+        board
+            .units
+            .iter()
+            .any(|u| u.at == "MAR" && u.power == "France"),
+        "{:?}",
+        board.units
+    );
+    let phases: Vec<String> = tour
+        .table
+        .phases()
+        .iter()
+        .map(|p| p.phase.clone())
+        .collect();
     assert!(phases.contains(&"W1901A".to_string()), "{phases:?}");
 }
 
@@ -436,7 +521,10 @@ fn civil_disorder_removes_the_farthest_unit_first() {
     let s = tour.state();
     let played: Vec<String> = s.players().filter_map(|m| m.power.clone()).collect();
     // A power nobody plays, with three units and two centres in Winter.
-    let idle = POWERS.iter().find(|p| !played.contains(&p.to_string())).unwrap();
+    let idle = POWERS
+        .iter()
+        .find(|p| !played.contains(&p.to_string()))
+        .unwrap();
     let map = Map::standard();
     let p = power_index(idle);
     let mut board = Position::initial(map);
@@ -479,7 +567,12 @@ fn the_draw_clock_lets_the_gamemaster_declare_a_draw() {
     let mut tour = Tour::started(2);
     let a = tour.gm("DECLARE DRAW\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("may be declared after the Fall of 1903"), "{}", a.reply_body);
+    assert!(
+        a.reply_body
+            .contains("may be declared after the Fall of 1903"),
+        "{}",
+        a.reply_body
+    );
     // Nobody orders: three years pass with every centre where it was.
     let mut guard = 0;
     while tour.table.phase().to_string() != "S1904M" {
@@ -487,21 +580,19 @@ fn the_draw_clock_lets_the_gamemaster_declare_a_draw() {
         guard += 1;
         assert!(guard < 20, "stuck at {}", tour.table.phase());
     }
-    assert!(tour
-        .mails_to(GM)
-        .iter()
-        .any(|m| m.contains("you may declare a draw (section 9)")));
-    let contestants: Vec<String> = tour
-        .state()
-        .players()
-        .map(|m| m.address.clone())
-        .collect();
+    assert!(
+        tour.mails_to(GM)
+            .iter()
+            .any(|m| m.contains("you may declare a draw (section 9)"))
+    );
+    let contestants: Vec<String> = tour.state().players().map(|m| m.address.clone()).collect();
     let a = tour.gm("DECLARE DRAW\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
-    assert!(tour
-        .mails_to(&contestants[0])
-        .iter()
-        .any(|m| m.contains("declares the game a draw")));
+    assert!(
+        tour.mails_to(&contestants[0])
+            .iter()
+            .any(|m| m.contains("declares the game a draw"))
+    );
     // Nothing happens until two days have passed; then all remaining win.
     let declared = tour.table.now;
     assert_eq!(tour.table.deadline(), declared + Duration::days(2));
@@ -530,11 +621,7 @@ fn dominant_board(power: Power) -> Position {
     let centres: Vec<_> = map.supply_centers().iter().collect();
     let mut others = (0..7u8).map(Power).filter(|p| *p != power);
     for (i, c) in centres.iter().enumerate() {
-        let owner = if i < 18 {
-            Some(power)
-        } else {
-            others.next()
-        };
+        let owner = if i < 18 { Some(power) } else { others.next() };
         if let Some(o) = owner {
             board.units.push(Unit {
                 power: o,
@@ -561,9 +648,15 @@ fn eighteen_centres_end_every_other_contestancy_and_winners_come_two_days_later(
     assert_eq!(s.status, Status::Active);
     let agora = s.agora.as_ref().unwrap();
     assert_eq!(agora.tournament.contestants.len(), 1);
-    assert!(s.member(&contestant(2)).is_some_and(|m| m.role == Role::Observer));
+    assert!(
+        s.member(&contestant(2))
+            .is_some_and(|m| m.role == Role::Observer)
+    );
     let notice = tour.mails_to(&contestant(2)).join("\n");
-    assert!(notice.contains("c2@players.test is no longer a contestant."), "{notice}");
+    assert!(
+        notice.contains("c2@players.test is no longer a contestant."),
+        "{notice}"
+    );
     assert!(notice.contains("With two days' notice"), "{notice}");
     // The judge may name more than one winner before the announcement.
     let a = tour.gm(&format!("SET WINNERS {winner}, {}\n", contestant(3)));
@@ -612,10 +705,11 @@ fn orders_from_a_removed_contestant_give_way_to_civil_disorder() {
     assert!(tour.state().orders.get(&power).is_none());
     tour.run_clock();
     let after = tour.state().position.unwrap();
-    assert!(after
-        .units
-        .iter()
-        .any(|u| u.power == power && u.at == code), "the army held: {:?}", after.units);
+    assert!(
+        after.units.iter().any(|u| u.power == power && u.at == code),
+        "the army held: {:?}",
+        after.units
+    );
 }
 
 #[test]
@@ -631,7 +725,13 @@ fn a_dislodged_unit_retreats_as_its_turn_orders_said() {
     let (fr, de) = (power_index("France"), power_index("Germany"));
     let at = |c: &str| Location::from(map.lookup(c).unwrap().province);
     board.units.retain(|u| u.power != fr && u.power != de);
-    for (p, c) in [(fr, "bur"), (fr, "par"), (de, "mun"), (de, "ruh"), (de, "kie")] {
+    for (p, c) in [
+        (fr, "bur"),
+        (fr, "par"),
+        (de, "mun"),
+        (de, "ruh"),
+        (de, "kie"),
+    ] {
         board.units.push(Unit {
             power: p,
             kind: UnitKind::Army,
@@ -651,8 +751,16 @@ fn a_dislodged_unit_retreats_as_its_turn_orders_said() {
     tour.run_clock();
     // Movement, retreat and adjustments from the one set, then the next Spring.
     assert_eq!(tour.table.phase().to_string(), "S1902M");
-    let phases: Vec<String> = tour.table.phases().iter().map(|p| p.phase.clone()).collect();
-    assert!(phases.ends_with(&["F1901M".into(), "F1901R".into(), "W1901A".into()]), "{phases:?}");
+    let phases: Vec<String> = tour
+        .table
+        .phases()
+        .iter()
+        .map(|p| p.phase.clone())
+        .collect();
+    assert!(
+        phases.ends_with(&["F1901M".into(), "F1901R".into(), "W1901A".into()]),
+        "{phases:?}"
+    );
     let units = tour.state().position.unwrap().units;
     let french: Vec<&str> = units
         .iter()
@@ -674,8 +782,15 @@ fn the_gamemaster_adds_a_consenting_person_in_play_and_may_end_a_small_tournamen
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(a.reply_body.contains("drawn by lot"), "{}", a.reply_body);
     let s = tour.state();
-    let power = s.member("new@players.test").and_then(|m| m.power.clone()).unwrap();
-    assert!(s.draws.iter().any(|d| d.purpose.contains("new@players.test")));
+    let power = s
+        .member("new@players.test")
+        .and_then(|m| m.power.clone())
+        .unwrap();
+    assert!(
+        s.draws
+            .iter()
+            .any(|d| d.purpose.contains("new@players.test"))
+    );
     let a = tour.mail(
         "new@players.test",
         &format!("SIGNON {}{GAME} npw\n", &power[..1]),
@@ -687,4 +802,41 @@ fn the_gamemaster_adds_a_consenting_person_in_play_and_may_end_a_small_tournamen
     let s = tour.state();
     assert_eq!(s.status, Status::Finished);
     assert!(s.agora.unwrap().regulations.current().text.contains("FRC"));
+}
+
+#[test]
+fn each_results_mail_shows_only_its_readers_own_votes() {
+    let mut tour = Tour::started(4);
+    let a = tour.as_contestant(1, "PROPOSE\n9. No draws.\nENDPROPOSAL\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(tour.as_contestant(2, "VOTE AGAINST PROPOSAL 1\n").errors, 0);
+    assert_eq!(tour.as_contestant(3, "VOTE FOR PROPOSAL 1\n").errors, 0);
+    tour.run_clock();
+    let results = |tour: &mut Tour, n: usize| -> String {
+        tour.mails_to(&contestant(n))
+            .into_iter()
+            .filter(|m| m.contains("S1901M results"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let r2 = results(&mut tour, 2);
+    assert!(
+        r2.contains("Your votes on open proposals (shown to you only): proposal 1: against."),
+        "{r2}"
+    );
+    let r3 = results(&mut tour, 3);
+    assert!(r3.contains("proposal 1: for."), "{r3}");
+    assert!(!r3.contains("against"), "{r3}");
+    for n in [1, 4] {
+        let r = results(&mut tour, n);
+        assert!(r.contains("Open proposals: 1 (by c1@players.test)."), "{r}");
+        assert!(!r.contains("Your votes"), "{r}");
+    }
+    let gm = tour
+        .mails_to(GM)
+        .into_iter()
+        .filter(|m| m.contains("S1901M results"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!gm.contains("Your votes"), "{gm}");
 }

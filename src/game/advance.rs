@@ -298,7 +298,8 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let mut pictures = super::pictures::Pictures::new(map, &report, &state.name, &done.phase);
     for to in state.audience() {
         let who = results::recipient(map, &state, &to, work.zone_of(&to));
-        let body = results::text_for(map, &report, &who);
+        let mut body = results::text_for(map, &report, &who);
+        body.push_str(&super::variants::reader_lines(&state, &to));
         work.send(&to, subj.clone(), body, Some(id), false);
         work.attach(pictures.for_reader(&who));
     }

@@ -18,14 +18,15 @@
 
 mod commands;
 mod play;
+mod report;
 
 use chrono::{DateTime, Utc};
 
-use super::Answer;
 use super::super::EngineError;
 use super::super::advance;
 use super::super::model::{GameState, Member, Role, Settings};
 use super::super::work::Work;
+use super::Answer;
 use crate::judge::Position;
 use crate::map::Map;
 use crate::phase::PhaseKind;
@@ -37,6 +38,7 @@ use crate::variant::agora::{Audience, Notice, person};
 
 pub use commands::{AgoraCommand, run as command};
 pub use play::{after_phase, due};
+pub use report::{public_lines, reader_lines};
 
 /// The regulations until the Gamemaster publishes them (`AMEND REGULATIONS`).
 const UNPUBLISHED: &str =
@@ -221,7 +223,11 @@ fn suspended(agora: &Agora) -> bool {
 
 /// Sends the core's notices: public ones to everyone in the game, private
 /// ones to their one reader.
-pub fn deliver(work: &mut Work<'_, '_>, key: &str, notices: Vec<Notice>) -> Result<(), EngineError> {
+pub fn deliver(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    notices: Vec<Notice>,
+) -> Result<(), EngineError> {
     if notices.is_empty() {
         return Ok(());
     }

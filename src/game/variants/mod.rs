@@ -207,6 +207,9 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     if state.twilight.is_some() {
         twilight::edit_report(state, report);
     }
+    if state.masters.is_some() {
+        masters::edit_report(state, report);
+    }
 }
 
 /// Hook: can a stored phase be reported again by adjudicating its orders on

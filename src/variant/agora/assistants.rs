@@ -2,9 +2,9 @@
 //! allowed to submit orders may; every order is logged with its submitter, and
 //! each contestant is told which orders were submitted for eir country and by whom.
 
-use serde::{Deserialize, Serialize};
 use super::{Notice, Person, person};
 use crate::map::Power;
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assistant {

@@ -5,8 +5,8 @@
 //! Ownership changes only at the end of a Fall turn, so the clock looks at the
 //! supply-centre owners after each Fall.
 
-use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
 
 use crate::map::Power;
 

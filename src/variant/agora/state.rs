@@ -1,8 +1,8 @@
 //! The whole tournament's state, and the Gamemaster's acts applied to all of it
 //! (section 2: a substitution reaches "all instances" of the contestant).
 
-use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use super::assistants::Assistants;
 use super::draw_clock::{DrawClock, DrawError};

@@ -1,8 +1,8 @@
 //! Sections 0-2 and 6: the Gamemaster, entry, the cap of seven, and the acts by
 //! which the Gamemaster changes who plays.
 
-use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
 
 use super::{Notice, Person, person};
 use crate::game::lots::{Draw, LotError, LotSecret, draw};

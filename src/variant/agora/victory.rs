@@ -1,8 +1,8 @@
 //! Sections 3 and 16: who stops being a contestant as the game goes, and the
 //! winners, announced with two days' notice (the judge may name several).
 
-use serde::{Deserialize, Serialize};
 use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
 
 use super::{Notice, Person, person};
 use crate::judge::Position;

@@ -120,9 +120,16 @@ pub fn run(
             let agora = g.state.agora.as_mut().expect("checked above");
             match agora.proposals.log_effect(*proposal, text) {
                 Ok(notice) => {
-                    log(work, key, "agora.effect", json!({ "proposal": proposal, "what": text }))?;
+                    log(
+                        work,
+                        key,
+                        "agora.effect",
+                        json!({ "proposal": proposal, "what": text }),
+                    )?;
                     deliver(work, key, vec![notice])?;
-                    Ok(Ok(format!("Logged against proposal {proposal} and announced.")))
+                    Ok(Ok(format!(
+                        "Logged against proposal {proposal} and announced."
+                    )))
                 }
                 Err(e) => Ok(Err(e.to_string())),
             }
@@ -149,10 +156,12 @@ pub fn run(
             let g = work.game_mut(key);
             let agora = g.state.agora.as_mut().expect("checked above");
             if agora.victory.pending.is_none() {
-                return Ok(Err("no announcement of winners is pending: the judge gives notice \
+                return Ok(Err(
+                    "no announcement of winners is pending: the judge gives notice \
                      when one contestant remains (section 3) or a declared draw takes effect \
                      (section 9)"
-                    .into()));
+                        .into(),
+                ));
             }
             match agora.victory.amend(list.clone()) {
                 Ok(notice) => {
@@ -203,12 +212,14 @@ fn propose(
     let g = work.game_mut(key);
     let agora = g.state.agora.as_mut().expect("checked above");
     let is = agora.tournament.is_contestant(sender);
-    match agora
-        .proposals
-        .submit(&agora.regulations, sender, is, text)
-    {
+    match agora.proposals.submit(&agora.regulations, sender, is, text) {
         Ok((n, notice)) => {
-            log(work, key, "agora.proposal", json!({ "number": n, "by": person(sender) }))?;
+            log(
+                work,
+                key,
+                "agora.proposal",
+                json!({ "number": n, "by": person(sender) }),
+            )?;
             deliver(work, key, vec![notice])?;
             Ok(Ok(format!(
                 "Your proposal is number {n}; it is published to the tournament."
@@ -245,7 +256,12 @@ fn vote(
     // The event log counts votes; it does not name the voter's side.
     log(work, key, "agora.vote", json!({ "proposal": n }))?;
     if !others.is_empty() {
-        log(work, key, "agora.enacted", json!({ "proposal": n, "version": version }))?;
+        log(
+            work,
+            key,
+            "agora.enacted",
+            json!({ "proposal": n, "version": version }),
+        )?;
     }
     deliver(work, key, others)?;
     Ok(Ok(mine
@@ -299,7 +315,9 @@ fn assistant(
             } else {
                 ""
             };
-            Ok(Ok(format!("Your assistant is announced to the tournament.{how}")))
+            Ok(Ok(format!(
+                "Your assistant is announced to the tournament.{how}"
+            )))
         }
         Err(e) => Ok(Err(e.to_string())),
     }
@@ -316,9 +334,7 @@ fn gm_act(
     let act = match cmd {
         C::Remove(p) => GmAct::Remove { person: person(p) },
         C::Add {
-            address,
-            consented,
-            ..
+            address, consented, ..
         } => GmAct::Add {
             person: person(address),
             consented: *consented,
@@ -335,7 +351,7 @@ fn gm_act(
         && text.trim().is_empty()
     {
         return Ok(Err(
-            "the new regulations go between the command and ENDREGULATIONS".into()
+            "the new regulations go between the command and ENDREGULATIONS".into(),
         ));
     }
     let g = work.game_mut(key);
@@ -358,9 +374,10 @@ fn gm_act(
             ));
         }
         let v = agora.regulations.current();
-        notice
-            .text
-            .push_str(&format!("\nThe regulations, version {}:\n{}", v.number, v.text));
+        notice.text.push_str(&format!(
+            "\nThe regulations, version {}:\n{}",
+            v.number, v.text
+        ));
     }
     let mut private = Vec::new();
     match cmd {
@@ -403,7 +420,9 @@ fn gm_act(
                     {
                         c.power = map.power(pname);
                     }
-                    notice.text.push_str(&format!(" E plays {pname}, drawn by lot."));
+                    notice
+                        .text
+                        .push_str(&format!(" E plays {pname}, drawn by lot."));
                 }
             }
             let g = work.game_mut(key);
@@ -438,13 +457,22 @@ fn gm_act(
             ));
             private.push(Notice::private(
                 &who,
-                format!("The Gamemaster has substituted {} for you in {}.", person(to), g.state.name),
+                format!(
+                    "The Gamemaster has substituted {} for you in {}.",
+                    person(to),
+                    g.state.name
+                ),
             ));
         }
         _ => {}
     }
     let ended = matches!(cmd, C::End(_));
-    log(work, key, "agora.gm_act", json!({ "act": format!("{act:?}") }))?;
+    log(
+        work,
+        key,
+        "agora.gm_act",
+        json!({ "act": format!("{act:?}") }),
+    )?;
     let text = notice.text.clone();
     deliver(work, key, vec![notice])?;
     deliver(work, key, private)?;

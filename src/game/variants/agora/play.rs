@@ -96,7 +96,11 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineEr
     deliver(work, key, notices)?;
     if let Some(winners) = winners {
         let id = work.game(key).row.id;
-        work.event(Some(id), "agora.winners_announced", json!({ "winners": winners }))?;
+        work.event(
+            Some(id),
+            "agora.winners_announced",
+            json!({ "winners": winners }),
+        )?;
         let outcome = match powers.as_slice() {
             [one] => Outcome::Solo { power: one.clone() },
             _ => Outcome::Draw { powers },
