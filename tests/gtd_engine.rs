@@ -902,3 +902,88 @@ fn the_gamemaster_gives_a_country_and_vetoes_a_name() {
         "Turkey"
     );
 }
+
+#[test]
+fn the_fall_report_tells_the_head_what_to_redistribute() {
+    let mut table = started();
+    let units: Vec<U<'_>> = vec![
+        ("Germany", "A", "ber", "p02"),
+        ("Germany", "A", "mun", "p02"),
+        ("Germany", "A", "kie", "p02"),
+        ("Germany", "A", "ruh", "p19"),
+    ];
+    board(&mut table, "F1901M", &units, &[("hol", "Germany")]);
+    set_head(&mut table, "Germany", "p19");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1901A");
+    let r = report(&mut table, "p19");
+    assert!(
+        r.contains("Winter duties as head of government of Germany"),
+        "{r}"
+    );
+    assert!(r.contains("redistribute 1 unit(s) commanded by p02"), "{r}");
+}
+
+#[test]
+fn a_purge_in_a_small_country_is_refused() {
+    let mut table = started();
+    // Germany has four units, all commanded within the limits: nothing to
+    // redistribute, so an appointment is a purge, and six units or fewer allow none.
+    german_winter(&mut table, 4, 1, "p02");
+    edit(&mut table, |s| {
+        let pos = s.position.as_mut().unwrap();
+        pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
+    });
+    set_head(&mut table, "Germany", "p19");
+    ok(&mut table, "p19", "APPOINT p05 TO A BER");
+    process(&mut table);
+    let r = report(&mut table, "p19");
+    assert!(r.contains("rule 12"), "{r}");
+    assert_eq!(gtd(&mut table).state.commander_at(prov("ber")), Some("p02"));
+}
+
+#[test]
+fn a_country_left_by_its_head_and_every_commander_is_given_to_stand_by_players_by_lot() {
+    let mut table = started();
+    for p in ["p23", "p24", "p25", "p26"] {
+        let a = table
+            .engine
+            .apply_text(
+                &addr(p),
+                &format!("SIGNON ?{GAME} pw-{p}\n"),
+                None,
+                table.now,
+            )
+            .unwrap();
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    let italians: Vec<String> = ["nap", "rom", "ven"]
+        .iter()
+        .map(|at| commander(&mut table, at))
+        .collect();
+    for p in &italians {
+        ok(&mut table, p, "RESIGN");
+    }
+    process(&mut table);
+    let g = gtd(&mut table);
+    let head = g
+        .state
+        .country(power("Italy"))
+        .unwrap()
+        .hog
+        .clone()
+        .expect("rule 27: a head");
+    assert!(
+        ["p23", "p24", "p25", "p26"].contains(&head.as_str()),
+        "{head}"
+    );
+    for at in ["nap", "rom", "ven"] {
+        let c = g
+            .state
+            .commander_at(prov(at))
+            .expect("a commander")
+            .to_string();
+        assert!(g.state.is_active(&c) && !italians.contains(&c), "{at}: {c}");
+    }
+    assert!(g.state.draws.iter().any(|d| d.purpose.contains("rule 27")));
+}
