@@ -49,6 +49,94 @@ pub(crate) fn pick<'m>(maps: Option<&OrderMaps<'m>>, base: &'m Map, index: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::testing::*;
+    use crate::judge::{Countries, Dislodged, Rules, adjudicate_on};
+
+    /// The standard map (index 0) and a Twilight Zone map where Paris borders
+    /// Belgium (index 1), with their union as the game map.
+    fn two_maps() -> (Vec<Map>, Map) {
+        let text = include_str!("../../config/twilight/north-channel.txt");
+        let tz = crate::variant::twilight::check(text, "tz")
+            .expect("valid")
+            .map;
+        let maps = vec![Map::standard().clone(), tz];
+        let union = crate::variant::twilight::union(&[&maps[0], &maps[1]]).expect("union");
+        (maps, union)
+    }
+
+    fn play_on(
+        maps: &[Map],
+        game: &Map,
+        phase: &str,
+        units: &[&str],
+        lines: &[&str],
+        choice: &[Option<u8>],
+    ) -> crate::judge::Adjudication {
+        let p = position(phase, units);
+        let given = orders(&p, lines);
+        let m = OrderMaps::new(maps, choice);
+        adjudicate_on(game, &m, &Rules::default(), &Countries, &p, &given)
+    }
+
+    #[test]
+    fn a_move_is_legal_on_the_map_its_order_names_only() {
+        let (maps, game) = two_maps();
+        let units = ["France: A PAR"];
+        let adj = play_on(
+            &maps,
+            &game,
+            "S1901M",
+            &units,
+            &["France: A PAR - BEL"],
+            &[Some(1)],
+        );
+        assert_eq!(results(&adj), ["ok"]);
+        let adj = play_on(
+            &maps,
+            &game,
+            "S1901M",
+            &units,
+            &["France: A PAR - BEL"],
+            &[Some(0)],
+        );
+        assert_eq!(results(&adj), ["void"]);
+    }
+
+    #[test]
+    fn moves_on_different_maps_stand_off_and_supports_count_across_maps() {
+        let (maps, game) = two_maps();
+        let units = ["France: A PAR", "Germany: A RUH", "France: A BUR"];
+        let lines = ["France: A PAR - BEL", "Germany: A RUH - BEL"];
+        let adj = play_on(&maps, &game, "S1901M", &units, &lines, &[Some(1), Some(0)]);
+        assert_eq!(results(&adj), ["bounce", "bounce"]);
+        // Burgundy supports on the standard map a move made on the other one.
+        let lines = [
+            "France: A PAR - BEL",
+            "Germany: A RUH - BEL",
+            "France: A BUR S A PAR - BEL",
+        ];
+        let choice = [Some(1), Some(0), Some(0)];
+        let adj = play_on(&maps, &game, "S1901M", &units, &lines, &choice);
+        assert_eq!(results(&adj), ["ok", "bounce", "ok"]);
+    }
+
+    #[test]
+    fn a_retreat_is_legal_on_the_map_its_order_names_only() {
+        let (maps, game) = two_maps();
+        let mut p = position("S1901R", &["Germany: A BUR"]);
+        p.dislodged = vec![Dislodged {
+            unit: unit("France: A PAR"),
+            attacker_from: Map::standard().lookup("bur").expect("bur").province,
+            via_convoy: false,
+        }];
+        let given = orders(&p, &["France: A PAR - BEL"]);
+        for (choice, want) in [(Some(1), "ok"), (Some(0), "void")] {
+            let c = [choice];
+            let m = OrderMaps::new(&maps, &c);
+            let adj = adjudicate_on(&game, &m, &Rules::default(), &Countries, &p, &given);
+            assert_eq!(results(&adj), [want], "{choice:?}");
+        }
+    }
 
     #[test]
     fn an_order_without_a_choice_uses_the_game_map() {
