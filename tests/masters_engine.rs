@@ -465,6 +465,7 @@ fn mr3_rebels_are_open_to_variable_control_with_mr2() {
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ukr"), Some(("power 7".into(), 'A')));
     let report = last_report(&mut table);
+    assert!(report.contains("Rebel A MOS: Army Moscow -> Ukraine."), "{report}");
     assert!(
         report.contains("Rebel A MOS: A MOS - UKR (1: Turkey 1) - carried out"),
         "{report}"

@@ -258,3 +258,20 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
     game.marks.clear();
     game.report.clear();
 }
+
+/// Rebels in the results listing are named as the rules name them
+/// (`Rebel A MOS`, `Rebel Moscow`), not by power number.
+pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
+    let (Some(game), Ok(map)) = (
+        state.masters.as_ref(),
+        crate::game::process::map_for(&state.settings.variant),
+    ) else {
+        return;
+    };
+    for o in &mut report.orders {
+        let power = o.power();
+        if (power.0 as usize) >= map.powers().len() {
+            o.power_name = game.rules.name(map, &report.before, power);
+        }
+    }
+}

@@ -184,6 +184,15 @@ pub fn submit_map(
     )))
 }
 
+/// Hook: a power's current order as the reply's summary lists it (Twilight
+/// Zone: with the map it uses). `None`: the canonical order.
+pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
+    if state.twilight.is_some() {
+        return twilight::order_line(state, power, order);
+    }
+    None
+}
+
 /// Hook: why an order line kept for a later phase or an `IF` block cannot be
 /// kept as written (Twilight Zone: one naming a map). `None`: it can.
 pub fn kept_order_refusal(state: &GameState, line: &str) -> Option<String> {
@@ -418,4 +427,11 @@ pub fn has_seat(state: &GameState, power: crate::map::Power) -> bool {
 /// place): a variant's own state goes back too.
 pub fn rolled_back(state: &mut GameState, phase: &str) {
     masters::rolled_back(state, phase);
+}
+
+/// Hook: why a player's `SET DRAW` or `SET CONCEDE` (`what`) is refused in this
+/// variant (Agora: the Gamemaster declares draws, the judge names winners).
+pub fn vote_refusal(state: &GameState, what: &str) -> Option<String> {
+    state.agora.as_ref()?;
+    Some(agora::vote_refusal(what))
 }
