@@ -573,6 +573,10 @@ fn the_draw_clock_lets_the_gamemaster_declare_a_draw() {
         "{}",
         a.reply_body
     );
+    // Contestants do not vote draws: only the Gamemaster declares one.
+    let a = tour.as_contestant(1, "SET DRAW\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("section 9"), "{}", a.reply_body);
     // Nobody orders: three years pass with every centre where it was.
     let mut guard = 0;
     while tour.table.phase().to_string() != "S1904M" {

@@ -42,6 +42,10 @@ impl Session<'_, '_, '_> {
 
     pub(super) fn running(&mut self, line: usize, text: &str, key: &str, what: &str) -> bool {
         let g = self.work.game(key);
+        if let Some(why) = crate::game::variants::vote_refusal(&g.state, what) {
+            self.fail(line, text, why);
+            return false;
+        }
         if matches!(g.state.status, Status::Active | Status::Paused) {
             return true;
         }

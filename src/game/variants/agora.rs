@@ -256,3 +256,13 @@ fn suspend(state: &mut GameState, at: DateTime<Utc>) {
     state.clock.late_notice_sent = false;
     state.clock.explicit = true;
 }
+
+/// Players' draw and concession votes have no place in the regulations: the
+/// Gamemaster declares a draw (section 9), the judge announces winners (3).
+pub fn vote_refusal(what: &str) -> String {
+    format!(
+        "{what} is not part of the Agora tournament: a draw is declared by the Gamemaster \
+         after three game-years without a change of ownership (section 9), and the judge \
+         announces the winners (section 3)"
+    )
+}
