@@ -170,8 +170,13 @@ fn twenty_two_players_join_and_the_lot_gives_countries_units_and_heads() {
             .len(),
         1
     );
-    // The lot is auditable against the game's commitment.
+    // The lot is auditable against the game's commitment: the table's first
+    // secret is 32 bytes of 1.
     assert!(!s.draws.is_empty());
+    let commitment = s.lot_commitment.clone().expect("commitment");
+    let secret = legate::game::lots::LotSecret([1; 32]);
+    assert!(legate::game::lots::verify(&secret, &commitment, &s.draws).is_empty());
+    assert_eq!(s.draws.len(), game.state.draws.len());
     assert_eq!(s.settings.rules, "1971");
     let announce = table
         .outbox()
@@ -624,6 +629,8 @@ fn a_dead_head_of_government_is_succeeded_and_a_stand_by_player_enters() {
         g.state.is_active("p23"),
         "rule 1: appointed, the stand-by player plays"
     );
+    let r = report(&mut table, "p23");
+    assert!(r.contains("You command: A LVP (England)"), "{r}");
     let a = mail(&mut table, &hog, "A LVP - YOR");
     assert_eq!(a.errors, 1, "a resigned player's orders do not count");
     ok(&mut table, "p23", "A LVP - YOR");

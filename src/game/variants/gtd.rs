@@ -213,3 +213,20 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     )?;
     Ok(())
 }
+
+/// Members follow the game: a stand-by player who entered it (rule 1, by an
+/// appointment or rule 27) is a player and receives the reports.
+pub fn sync_roles(state: &mut super::super::model::GameState) {
+    let Some(game) = &state.gtd else { return };
+    let entered: Vec<String> = game
+        .seats
+        .iter()
+        .filter(|s| game.state.is_active(&s.name))
+        .map(|s| s.address.clone())
+        .collect();
+    for m in &mut state.members {
+        if m.role == Role::Standby && entered.iter().any(|a| a.eq_ignore_ascii_case(&m.address)) {
+            m.role = Role::Player;
+        }
+    }
+}

@@ -429,6 +429,7 @@ fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<An
             state.note(format!(
                 "the Gamemaster made {player} head of government of {name}"
             ));
+            super::sync_roles(&mut work.game_mut(key).state);
             Ok(Ok(format!(
                 "{player} is head of government of {name} (the Gamemaster's appointment)."
             )))

@@ -97,6 +97,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
     g.state.draws.extend(played.draws.iter().cloned());
     g.state.gtd = Some(game);
+    super::sync_roles(&mut g.state);
     process::enter_phase(map, &mut g.state, &played.after);
     g.state.next_seq += 1;
     if let Some(w) = played.winner {
