@@ -456,6 +456,10 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         "{}",
         a.reply_body
     );
+    // The orders in force, each with its map.
+    let summary = a.reply_body.split("Current orders").nth(1).expect("summary");
+    assert!(summary.contains("F BRE - PIC (German Map)"), "{summary}");
+    assert!(summary.contains("A PAR S F BRE - PIC (French Map)"), "{summary}");
 
     // Trieste - Serbia exists on Italy's map only; the supported move uses Austria's.
     let a = orders(&mut table, "Austria", "A Tri S A Bud - Ser\n");

@@ -207,7 +207,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 text.push_str("  (none)\n");
             }
             for o in &orders {
-                text.push_str(&format!("  {}\n", order_text(map, o)));
+                let line = super::variants::order_line(state, power, o)
+                    .unwrap_or_else(|| order_text(map, o));
+                text.push_str(&format!("  {line}\n"));
             }
             let missing = missing_orders(map, &position, p, &orders);
             if missing > 0 {

@@ -468,6 +468,14 @@ fn named_map(text: &str, kind: PhaseKind) -> Option<Power> {
         .and_then(|o| o.map)
 }
 
+/// A current order with the map it uses, for the reply's summary.
+pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
+    let p = map().power(power)?;
+    let phase = state.phase_name()?;
+    let on = choice_of(state, phase, p, order.unit());
+    Some(with_map(order_text(map(), order), order, on))
+}
+
 /// An order kept for a later phase or an `IF` block may not name a map: the
 /// map is read and checked with the order, in the phase it is for.
 pub fn kept_order_refusal(line: &str) -> Option<String> {
