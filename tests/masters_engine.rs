@@ -465,7 +465,10 @@ fn mr3_rebels_are_open_to_variable_control_with_mr2() {
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ukr"), Some(("power 7".into(), 'A')));
     let report = last_report(&mut table);
-    assert!(report.contains("Rebel A MOS: Army Moscow -> Ukraine."), "{report}");
+    assert!(
+        report.contains("Rebel A MOS: Army Moscow -> Ukraine."),
+        "{report}"
+    );
     assert!(
         report.contains("Rebel A MOS: A MOS - UKR (1: Turkey 1) - carried out"),
         "{report}"
@@ -769,5 +772,31 @@ fn mr2e_a_minor_builds_by_the_votes_of_eligible_players() {
     assert!(
         report.contains("England: REMOVE A GAS - void (disbands of units in civil disorder"),
         "{report}"
+    );
+}
+
+#[test]
+fn nobody_may_ask_for_a_minor_power() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    table.game = GAME.into();
+    let m = table.master.clone();
+    let a = mail(
+        &mut table,
+        &m,
+        &format!("CREATE ?{GAME} gm-pw masters=MR1\n"),
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.state().settings.variant, "masters");
+    let addr = address("France");
+    let body = format!(
+        "SIGNON ?{GAME} {}\nSET PREFERENCE Portugal\n",
+        password(&addr)
+    );
+    let a = mail(&mut table, &addr, &body);
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("nobody plays Portugal"),
+        "{}",
+        a.reply_body
     );
 }

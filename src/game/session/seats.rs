@@ -399,6 +399,11 @@ impl Session<'_, '_, '_> {
             let mut names = Vec::new();
             for p in group {
                 match power_by_initial(map, p) {
+                    Some(pw) if !crate::game::variants::has_seat(&g.state, pw) => {
+                        let name = power_name(map, pw);
+                        self.fail(line, text, format!("nobody plays {name} in this game"));
+                        return Ok(());
+                    }
                     Some(pw) => names.push(power_name(map, pw)),
                     None => {
                         self.fail(line, text, format!("there is no power {p:?} in this game"));
