@@ -407,25 +407,25 @@ fn an_assistants_order_is_reported_to_the_contestant() {
     let mut tour = Tour::started(3);
     let owner = contestant(1);
     let power = tour.power_of(&owner);
-    let helper = "helper@friends.test";
+    let aide = "aide@friends.test";
     let signon = format!("SIGNON {}{GAME} {}\n", &power[..1], pw(&owner));
     // Not announced yet: the password alone does not let em order.
-    let a = tour.mail(helper, &signon);
+    let a = tour.mail(aide, &signon);
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("section 7"), "{}", a.reply_body);
     // An assistant must say what e does.
-    let a = tour.as_contestant(1, &format!("ASSISTANT {helper}\n"));
+    let a = tour.as_contestant(1, &format!("ASSISTANT {aide}\n"));
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     let a = tour.as_contestant(
         1,
-        &format!("ASSISTANT {helper} ORDERS drafts and sends my orders\n"),
+        &format!("ASSISTANT {aide} ORDERS drafts and sends my orders\n"),
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(
         tour.mails_to(&contestant(2))
             .iter()
             .any(|m| m.contains(&format!(
-                "{owner} is assisted by {helper}: drafts and sends my orders and may submit orders."
+                "{owner} is assisted by {aide}: drafts and sends my orders and may submit orders."
             )))
     );
     // The assistant orders; the contestant is told what and by whom.
@@ -445,7 +445,7 @@ fn an_assistants_order_is_reported_to_the_contestant() {
         },
         map.location_code(unit.location)
     );
-    let a = tour.mail(helper, &format!("{signon}{order}\n"));
+    let a = tour.mail(aide, &format!("{signon}{order}\n"));
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let told: Vec<String> = tour
         .mails_to(&owner)
@@ -454,14 +454,14 @@ fn an_assistants_order_is_reported_to_the_contestant() {
         .collect();
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(
-        told[0].contains(&format!("(submitted by {helper})")),
+        told[0].contains(&format!("(submitted by {aide})")),
         "{}",
         told[0]
     );
     let s = tour.state();
     let log = &s.agora.as_ref().unwrap().assistants.orders;
     assert_eq!(log.len(), 1);
-    assert_eq!(log[0].submitted_by, helper);
+    assert_eq!(log[0].submitted_by, aide);
     // The contestant's own orders are logged too, with no notice to emself.
     let a = tour.as_contestant(1, &format!("{order}\n"));
     assert_eq!(a.errors, 0, "{}", a.reply_body);
