@@ -994,3 +994,39 @@ fn a_country_left_by_its_head_and_every_commander_is_given_to_stand_by_players_b
     }
     assert!(g.state.draws.iter().any(|d| d.purpose.contains("rule 27")));
 }
+
+#[test]
+fn players_send_press_to_a_country_and_to_all() {
+    let mut table = started();
+    let lvp = commander(&mut table, "lvp");
+    let edi = commander(&mut table, "edi");
+    let par = commander(&mut table, "par");
+    ok(
+        &mut table,
+        &par,
+        "PRESS TO England\nShall we share the Channel?\nENDPRESS",
+    );
+    let got = |table: &mut Table, who: &str| {
+        table
+            .outbox()
+            .into_iter()
+            .filter(|m| m.recipients.contains(&addr(who)) && m.subject.contains("Press"))
+            .count()
+    };
+    assert_eq!(got(&mut table, &lvp), 1);
+    assert_eq!(got(&mut table, &edi), 1);
+    let mos = commander(&mut table, "mos");
+    assert_eq!(got(&mut table, &mos), 0, "press to England only");
+    let press = table
+        .outbox()
+        .into_iter()
+        .find(|m| m.recipients.contains(&addr(&lvp)) && m.subject.contains("Press"))
+        .unwrap();
+    assert!(
+        press.body.contains(&format!("Press from {par}")),
+        "{}",
+        press.body
+    );
+    ok(&mut table, &par, "BROADCAST\nHello all\nENDPRESS");
+    assert_eq!(got(&mut table, &mos), 1);
+}

@@ -27,8 +27,14 @@ impl Session<'_, '_, '_> {
             Who::Power(p) => Some(p.clone()),
             Who::Master => None,
             Who::Observer | Who::Joined => {
-                self.fail(line, text, "only the powers and the master may send press");
-                return Ok(());
+                let state = &self.work.game(&ctx.key).state;
+                match crate::game::variants::press_author(state, &self.sender) {
+                    Some(author) => Some(author),
+                    None => {
+                        self.fail(line, text, "only the powers and the master may send press");
+                        return Ok(());
+                    }
+                }
             }
         };
         let g = self.work.game(&ctx.key);
@@ -80,7 +86,10 @@ impl Session<'_, '_, '_> {
         let mut recipients: Vec<String> = Vec::new();
         for m in &g.state.members {
             let wanted = match m.role {
-                Role::Player => m.power.as_ref().is_some_and(|p| powers.contains(p)),
+                Role::Player => {
+                    m.power.as_ref().is_some_and(|p| powers.contains(p))
+                        || crate::game::variants::press_reaches(&g.state, &m.address, &powers)
+                }
                 Role::Observer => matches!(to, PressTarget::All),
                 Role::Master => true,
                 Role::Standby => false,

@@ -230,3 +230,35 @@ pub fn sync_roles(state: &mut super::super::model::GameState) {
         }
     }
 }
+
+/// Press from a player in the game is signed with their name.
+pub fn press_author(game: &GtdGame, sender: &str) -> Option<String> {
+    let me = game.player_of(sender)?;
+    game.state.is_active(me).then(|| me.to_string())
+}
+
+/// Press to countries reaches their heads and every commander of their units.
+pub fn press_reaches(
+    game: &GtdGame,
+    state: &super::super::model::GameState,
+    address: &str,
+    powers: &[String],
+) -> bool {
+    let Some(me) = game.player_of(address) else {
+        return false;
+    };
+    let Some(position) = state
+        .position
+        .as_ref()
+        .and_then(|p| p.to_position(crate::map::Map::standard()).ok())
+    else {
+        return false;
+    };
+    game.state.countries.iter().filter(|c| !c.gone).any(|c| {
+        let named = powers.iter().any(|p| p.eq_ignore_ascii_case(&c.name));
+        let power = crate::map::Power(c.power);
+        named
+            && (c.hog.as_deref() == Some(me)
+                || !game.state.commanded(&position, power, me).is_empty())
+    })
+}

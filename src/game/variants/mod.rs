@@ -122,6 +122,21 @@ pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, En
     Ok(Err(format!("{who} is not in this game")))
 }
 
+/// Hook: who signs press sent by a member who plays no power (GTD: the
+/// player's name), if the variant lets them send press.
+pub fn press_author(state: &GameState, sender: &str) -> Option<String> {
+    state.gtd.as_ref().and_then(|g| gtd::press_author(g, sender))
+}
+
+/// Hook: does press to `powers` reach this member of a variant game (GTD: a
+/// player commanding a unit of one of them or heading one)?
+pub fn press_reaches(state: &GameState, address: &str, powers: &[String]) -> bool {
+    state
+        .gtd
+        .as_ref()
+        .is_some_and(|g| gtd::press_reaches(g, state, address, powers))
+}
+
 /// Hook: `RESIGN` in a game that `takes_own_orders`.
 pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
     if work.game(key).state.gtd.is_some() {
