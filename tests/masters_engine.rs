@@ -101,8 +101,7 @@ fn last_report(table: &mut Table) -> String {
     table
         .outbox()
         .into_iter()
-        .filter(|m| m.subject.contains("results") && m.recipients.contains(&master))
-        .next_back()
+        .rfind(|m| m.subject.contains("results") && m.recipients.contains(&master))
         .map(|m| m.body)
         .expect("a results mail")
 }

@@ -172,11 +172,7 @@ fn adjustment(
     let result = resolve_adjustment(map, rules, &game.rules, position, cd, &subs);
     let lines = adjustment_lines(map, game, position, &result);
     game.rules = result.state.clone();
-    let resolutions: Vec<Resolution> = result
-        .outcomes
-        .iter()
-        .filter_map(|o| resolution(o))
-        .collect();
+    let resolutions: Vec<Resolution> = result.outcomes.iter().filter_map(resolution).collect();
     *given = result
         .outcomes
         .iter()
