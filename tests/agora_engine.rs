@@ -743,11 +743,11 @@ fn a_dislodged_unit_retreats_as_its_turn_orders_said() {
         });
     }
     tour.set_board(&board);
-    // France's whole turn: hold, and if dislodged retreat to Gascony; a build
-    // only if Paris is still French-held.
+    // France's whole turn: hold; if dislodged, retreat to Munich, else Gascony,
+    // else Picardy (the first possible counts); a build only if Paris is held.
     let a = tour.as_contestant(
         n(&france),
-        "A Bur H\nA Par H\nPHASE F1901R\nA Bur - Gas\nPHASE W1901A\nIF A Par\nBUILD A Mar\nENDIF\n",
+        "A Bur H\nA Par H\nPHASE F1901R\nA Bur - Mun\nA Bur - Gas\nA Bur - Pic\nPHASE W1901A\nIF A Par\nBUILD A Mar\nENDIF\n",
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let a = tour.as_contestant(n(&germany), "A Mun - Bur\nA Ruh S A Mun - Bur\nA Kie H\n");

@@ -8,7 +8,6 @@ use super::docs::{
     DocError, OrderDoc, PositionDoc, PowerOrderDoc, order_text, power_by_name, power_name,
 };
 use super::model::{GameState, Outcome, Status};
-use super::orders_check::merge;
 use crate::judge::{Adjudication, Countries, Edition, Position, Rules, adjudicate};
 use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};
@@ -186,6 +185,7 @@ pub fn enter_phase(map: &Map, state: &mut GameState, position: &Position) {
         .into_iter()
         .filter(|f| f.phase.parse::<Phase>().is_ok_and(|p| p > position.phase))
         .collect();
+    super::variants::entered_phase(map, state, position);
 }
 
 /// Conditional orders for the phase now entered: each block's branch chosen by
@@ -208,7 +208,7 @@ fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
             continue;
         }
         let existing = orders_of(map, state, &c.power).unwrap_or_default();
-        let merged = merge(position.phase.kind, &existing, &new);
+        let merged = super::variants::merge_later(state, position.phase.kind, &existing, &new);
         set_orders(map, state, power, &merged);
     }
     state.conditional = later

@@ -402,7 +402,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             .flat_map(|f| f.orders.iter().filter_map(|o| o.to_order(map).ok()))
             .collect();
         let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
-        let merged = merge(phase.kind, &existing, &new);
+        let merged = super::variants::merge_later(&g.state, phase.kind, &existing, &new);
         g.state
             .future_orders
             .retain(|f| !(f.phase == name && f.power == power));

@@ -266,3 +266,49 @@ pub fn vote_refusal(what: &str) -> String {
          announces the winners (section 3)"
     )
 }
+
+/// Retreat instructions given ahead are a preference list (the `turn`
+/// module): all are kept, in order, without repeats.
+pub fn alternatives(
+    existing: &[crate::orders::Order],
+    new: &[crate::orders::Order],
+) -> Vec<crate::orders::Order> {
+    let mut out = existing.to_vec();
+    for o in new {
+        if !out.contains(o) {
+            out.push(*o);
+        }
+    }
+    out
+}
+
+/// Entering a retreat phase: each power's alternatives become, for each of
+/// its dislodged units, the first possible one (section 22: none, disbanded).
+pub fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
+    if position.phase.kind != PhaseKind::Retreat {
+        return;
+    }
+    let rules = super::super::process::rules_for(state);
+    let mut given = Vec::new();
+    for (power, list) in &state.orders {
+        let Some(p) = map.power(power) else { continue };
+        for o in list {
+            if let Ok(order) = o.to_order(map) {
+                given.push(crate::orders::PowerOrder { power: p, order });
+            }
+        }
+    }
+    let chosen =
+        crate::variant::agora::turn::first_possible_retreats(map, &rules, position, &given);
+    state.orders.clear();
+    for power in (0..map.powers().len() as u8).map(crate::map::Power) {
+        let mine: Vec<crate::orders::Order> = chosen
+            .iter()
+            .filter(|o| o.power == power)
+            .map(|o| o.order)
+            .collect();
+        if !mine.is_empty() {
+            super::super::process::set_orders(map, state, power, &mine);
+        }
+    }
+}

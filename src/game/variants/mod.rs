@@ -137,6 +137,14 @@ pub fn press_reaches(state: &GameState, address: &str, powers: &[String]) -> boo
         .is_some_and(|g| gtd::press_reaches(g, state, address, powers))
 }
 
+/// Hook: a master command the game's variant does not allow, with why.
+pub fn master_refusal(state: &GameState, request: &super::request::Request) -> Option<String> {
+    if state.gtd.is_some() {
+        return gtd::master_refusal(request);
+    }
+    None
+}
+
 /// Hook: `RESIGN` in a game that `takes_own_orders`.
 pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
     if work.game(key).state.gtd.is_some() {
@@ -449,4 +457,31 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
 pub fn vote_refusal(state: &GameState, what: &str) -> Option<String> {
     state.agora.as_ref()?;
     Some(agora::vote_refusal(what))
+}
+
+/// Hook: orders given ahead for a phase, added to those already stored for it
+/// (Agora: retreats are kept as alternatives, in the order given; everywhere
+/// else a later order for a unit replaces the earlier one).
+pub fn merge_later(
+    state: &GameState,
+    kind: crate::phase::PhaseKind,
+    existing: &[Order],
+    new: &[Order],
+) -> Vec<Order> {
+    if state.agora.is_some() && kind == crate::phase::PhaseKind::Retreat {
+        return agora::alternatives(existing, new);
+    }
+    super::orders_check::merge(kind, existing, new)
+}
+
+/// Hook: a phase has just been put on the board with the orders given ahead
+/// for it (Agora: of each unit's alternative retreats, the first possible).
+pub fn entered_phase(
+    map: &crate::map::Map,
+    state: &mut GameState,
+    position: &crate::judge::Position,
+) {
+    if state.agora.is_some() {
+        agora::entered_phase(map, state, position);
+    }
 }

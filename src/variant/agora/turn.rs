@@ -178,6 +178,18 @@ fn retreat_orders(
     orders: &[TurnOrders],
 ) -> Vec<PowerOrder> {
     let given = active(board, orders, |t| &t.retreats);
+    first_possible_retreats(map, rules, board, &given)
+}
+
+/// For each dislodged unit on `board`, the first of the `given` retreats and
+/// disbands that names it, is its owner's and is possible; none: the unit is
+/// disbanded (section 22).
+pub fn first_possible_retreats(
+    map: &Map,
+    rules: &Rules,
+    board: &Position,
+    given: &[PowerOrder],
+) -> Vec<PowerOrder> {
     board
         .dislodged
         .iter()
