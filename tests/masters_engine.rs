@@ -799,3 +799,31 @@ fn nobody_may_ask_for_a_minor_power() {
         a.reply_body
     );
 }
+
+#[test]
+fn set_variant_masters_plays_all_six_rules_with_minors() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    table.game = GAME.into();
+    let m = table.master.clone();
+    let a = mail(&mut table, &m, &format!("CREATE ?{GAME} gm-pw\n"));
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = master(&mut table, "SET VARIANT masters\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "SIGNON ?{GAME} {}\nSET PREFERENCE {power}\n",
+            password(&addr)
+        );
+        let a = mail(&mut table, &addr, &body);
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        table.players.insert(power.to_string(), addr);
+    }
+    let state = table.state();
+    assert_eq!(state.status, Status::Active);
+    assert_eq!(
+        state.masters.as_ref().unwrap().rules.options,
+        Options::all()
+    );
+    assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
+}

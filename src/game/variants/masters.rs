@@ -130,11 +130,28 @@ pub fn set_options(state: &mut GameState, list: &str) -> Answer {
     ))
 }
 
-/// A game set to the `masters` variant without a rule list plays all six.
+/// At the start the variant and the rules agree, whatever order `SET VARIANT`
+/// and `SET MASTERS` came in: the `masters` variant without a rule list plays
+/// all six; with MR1 the board is the one with minors, without it the standard
+/// one; another variant plays no Masters Rules.
 pub fn before_start(state: &mut GameState) {
-    if state.masters.is_none() && state.settings.variant.eq_ignore_ascii_case(VARIANT) {
+    let variant = state.settings.variant.to_ascii_lowercase();
+    if state.masters.is_none() && variant == VARIANT {
         state.masters = Some(MastersGame::new(Options::all()));
     }
+    let Some(options) = state.masters.as_ref().map(|m| m.rules.options) else {
+        return;
+    };
+    if variant != VARIANT && variant != "standard" {
+        state.masters = None;
+        return;
+    }
+    state.masters = Some(MastersGame::new(options));
+    state.settings.variant = if options.has(Rule::MinorPowers) {
+        VARIANT.into()
+    } else {
+        "standard".into()
+    };
 }
 
 /// The Masters Rules a `CREATE` line chooses, as a `SET MASTERS` list, and the
