@@ -1030,3 +1030,19 @@ fn players_send_press_to_a_country_and_to_all() {
     ok(&mut table, &par, "BROADCAST\nHello all\nENDPRESS");
     assert_eq!(got(&mut table, &mos), 1);
 }
+
+#[test]
+fn master_commands_that_do_not_fit_gtd_are_refused() {
+    let mut table = started();
+    process(&mut table);
+    let a = as_master(&mut table, "ROLLBACK\nSET RULES 2023\nPREDICT");
+    assert_eq!(a.errors, 3, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("ROLLBACK is not available"),
+        "{}",
+        a.reply_body
+    );
+    assert!(a.reply_body.contains("rule 3"), "{}", a.reply_body);
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert_eq!(table.state().settings.rules, "1971");
+}

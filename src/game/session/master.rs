@@ -25,6 +25,12 @@ impl Session<'_, '_, '_> {
         let key = ctx.key;
         let status = self.work.game(&key).state.status;
         let name = self.work.game(&key).state.name.clone();
+        if let Some(why) =
+            crate::game::variants::master_refusal(&self.work.game(&key).state, request)
+        {
+            self.fail(line, text, why);
+            return Ok(());
+        }
         match request {
             ForceBegin => {
                 if status != Status::Forming {

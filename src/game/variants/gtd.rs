@@ -195,6 +195,8 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     game.state = state;
     let body = report::opening(map, &game, &position, g.state.lot_commitment.as_deref());
     g.state.gtd = Some(game);
+    // Rule 3, whatever SET RULES said while the game was forming.
+    g.state.settings.rules = "1971".to_string();
     g.state.status = Status::Active;
     process::enter_phase(map, &mut g.state, &position);
     schedule(map, &mut g.state, now)?;
@@ -261,4 +263,28 @@ pub fn press_reaches(
             && (c.hog.as_deref() == Some(me)
                 || !game.state.commanded(&position, power, me).is_empty())
     })
+}
+
+/// Master commands that do not fit a running GTD game.
+pub fn master_refusal(request: &super::super::request::Request) -> Option<String> {
+    use super::super::request::Request;
+    match request {
+        Request::Rollback(_) => Some(
+            "ROLLBACK is not available in a GTD game: its countries, commanders and \
+             elections are not kept phase by phase"
+                .into(),
+        ),
+        Request::Predict => Some(
+            "PREDICT is not available in a GTD game: its orders are settled at the deadline".into(),
+        ),
+        Request::SetRules(r) if r != "1971" => {
+            Some("rule 3: a GTD game is played under the 1971 rules".into())
+        }
+        Request::Become(_) => Some(
+            "BECOME is not available in a GTD game: players are not powers; the master \
+             appoints heads with APPOINT <player> TO <country>"
+                .into(),
+        ),
+        _ => None,
+    }
 }
