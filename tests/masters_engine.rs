@@ -297,6 +297,22 @@ fn mr2_the_fall_1901_portugal_example_by_mail() {
     );
     // Spain kept its center: the year's end shows it Spanish.
     assert_eq!(table.centers("Spain"), 1);
+    // HISTORY shows the votes again.
+    let a = orders(&mut table, "Italy", &format!("HISTORY {GAME}\n"));
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let history: String = table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.recipients.contains(&address("Italy")))
+        .map(|m| m.body)
+        .collect();
+    assert!(
+        history
+            .matches("Portugal: A POR S A SPA (3: Germany 1, Italy 2)")
+            .count()
+            >= 2,
+        "{history}"
+    );
 }
 
 #[test]

@@ -96,7 +96,7 @@ pub fn replay(
         .iter()
         .filter_map(|o| o.to_power_order(map).ok())
         .collect();
-    Some(PhaseReport::replay(
+    let mut report = PhaseReport::replay(
         map,
         &rules_for(state),
         &Replay {
@@ -108,7 +108,9 @@ pub fn replay(
             deadline: None,
             game_over: false,
         },
-    ))
+    );
+    report.sections = super::variants::history_sections(state, &record.phase);
+    Some(report)
 }
 
 /// `Supply centers:` and one line per power that owns any.

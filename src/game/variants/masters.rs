@@ -57,6 +57,9 @@ pub struct MastersGame {
     /// The rules state at the start of each phase played, for `ROLLBACK`.
     #[serde(default)]
     pub snapshots: BTreeMap<String, MastersState>,
+    /// The report lines of each phase played, for `HISTORY`.
+    #[serde(default)]
+    pub history: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +79,7 @@ impl MastersGame {
             marks: BTreeMap::new(),
             report: Vec::new(),
             snapshots: BTreeMap::new(),
+            history: BTreeMap::new(),
         }
     }
 }
@@ -268,8 +272,9 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
     let Ok(at) = phase.parse::<crate::phase::Phase>() else {
         return;
     };
-    game.snapshots
-        .retain(|p, _| p.parse::<crate::phase::Phase>().is_ok_and(|p| p < at));
+    let before = |p: &String| p.parse::<crate::phase::Phase>().is_ok_and(|p| p < at);
+    game.snapshots.retain(|p, _| before(p));
+    game.history.retain(|p, _| before(p));
     game.control.clear();
     game.adjustment.clear();
     game.marks.clear();
@@ -291,4 +296,13 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
             o.power_name = game.rules.name(map, &report.before, power);
         }
     }
+}
+
+/// The lines the report of a stored phase had.
+pub fn history_lines(state: &GameState, phase: &str) -> Vec<String> {
+    state
+        .masters
+        .as_ref()
+        .and_then(|m| m.history.get(phase).cloned())
+        .unwrap_or_default()
 }

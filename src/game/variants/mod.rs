@@ -485,3 +485,8 @@ pub fn entered_phase(
         agora::entered_phase(map, state, position);
     }
 }
+
+/// Hook: the lines a variant added to the report of a stored phase (`HISTORY`).
+pub fn history_sections(state: &GameState, phase: &str) -> Vec<String> {
+    masters::history_lines(state, phase)
+}

@@ -46,6 +46,8 @@ pub fn adjudicate(
     game.control.clear();
     game.adjustment.clear();
     game.marks.clear();
+    game.history
+        .insert(position.phase.to_string(), report.clone());
     game.report = report;
     adjudication
 }
