@@ -1046,3 +1046,24 @@ fn master_commands_that_do_not_fit_gtd_are_refused() {
     assert_eq!(table.phase().to_string(), "F1901M");
     assert_eq!(table.state().settings.rules, "1971");
 }
+
+#[test]
+fn the_deadline_plays_the_phase_without_the_gamemaster() {
+    let mut table = started();
+    let lvp = commander(&mut table, "lvp");
+    ok(&mut table, &lvp, "A LVP - YOR");
+    let deadline = table.deadline();
+    let early = table
+        .engine
+        .process_due(deadline - chrono::Duration::minutes(1))
+        .unwrap();
+    assert_eq!(early, 0);
+    assert_eq!(table.phase().to_string(), "S1901M");
+    table.engine.process_due(deadline).unwrap();
+    assert_eq!(table.phase().to_string(), "F1901M");
+    assert!(position(&mut table).unit_at(prov("yor")).is_some());
+    assert!(
+        table.deadline() > deadline,
+        "the next phase has its own deadline"
+    );
+}
