@@ -284,7 +284,7 @@ fn winter(map: &Map, position: &Position, o: &Order) -> Result<(), String> {
         Order::Build { .. } => {
             Err("rule 9(B): a build names its commander: BUILD A PAR COMMANDER <player>".into())
         }
-        Order::Waive { .. } => Err("no WAIVE in GTD: builds not ordered are not made".into()),
+        Order::Waive => Err("no WAIVE in GTD: builds not ordered are not made".into()),
         _ => Err("Winter takes builds, removals and appointments only".into()),
     }
 }
