@@ -53,8 +53,11 @@ pub fn classic(map: &Map, report: &PhaseReport, who: &Recipient) -> String {
     );
     orders(&mut out, report);
     for line in &report.sections {
-        out.push_str(line);
-        out.push('\n');
+        // Wrapped like the orders; an indented line keeps its indent.
+        let text = line.trim_start();
+        let lead = line.len() - text.len();
+        out.push_str(&" ".repeat(lead));
+        out.push_str(&wrap_words(text, lead + 4));
     }
     if !report.sections.is_empty() {
         out.push('\n');
