@@ -8,7 +8,7 @@
 //! `python3 -c 'import json; l = json.dumps(json.load(open("config/examples/spring1901.json"))); print("\n".join([l] * 20000))' > /tmp/batch.jsonl`
 //! then `time target/release/legate adjudicate --batch < /tmp/batch.jsonl > /dev/null`.
 
-use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, black_box, criterion_group};
 use legate::adjudicate_json::{read_request, write_result};
 use legate::grammar::parse_order_in;
 use legate::judge::{Countries, Position, Rules, Unit, adjudicate};
@@ -231,4 +231,47 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+
+/// `LEGATE_COUNT=N` runs each of the two positions N times and nothing else, for
+/// instruction counts: `valgrind --tool=callgrind` with N=1 and N=1001, the
+/// difference over 1000 is the cost of one phase, whatever the machine's load.
+/// `LEGATE_COUNT_ONLY=spring|middle` restricts it to one position.
+fn main() {
+    if let Some(n) = std::env::var("LEGATE_COUNT")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+    {
+        count(n);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
+
+fn count(n: u32) {
+    let map = Map::standard();
+    let rules = Rules::default();
+    let (opening, opening_orders) = spring_1901(map);
+    let (middle, middle_orders) = middle_game(map);
+    let only = std::env::var("LEGATE_COUNT_ONLY").unwrap_or_default();
+    for _ in 0..n {
+        if only != "middle" {
+            black_box(adjudicate(
+                map,
+                &rules,
+                &Countries,
+                black_box(&opening),
+                black_box(&opening_orders),
+            ));
+        }
+        if only != "spring" {
+            black_box(adjudicate(
+                map,
+                &rules,
+                &Countries,
+                black_box(&middle),
+                black_box(&middle_orders),
+            ));
+        }
+    }
+}

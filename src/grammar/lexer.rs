@@ -135,24 +135,167 @@ fn token(i: &str) -> IResult<&str, Raw<'_>> {
     alt((word, quoted, arrow, punct)).parse(i)
 }
 
+/// Spare buffers of dropped lines, so that reading a body does not allocate two
+/// buffers per line. A few are kept: lines nest at most a couple deep.
+struct Spare {
+    norm: String,
+    toks: Vec<Token>,
+}
+
+thread_local! {
+    static SPARES: std::cell::RefCell<Vec<Spare>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Buffers larger than this go back to the allocator rather than being kept.
+const SPARE_LIMIT: usize = 4096;
+
+fn take_spare(len: usize) -> (String, Vec<Token>) {
+    let spare = SPARES.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
+    match spare {
+        Some(Spare { norm, toks }) => (norm, toks),
+        None => (String::with_capacity(len.max(32)), Vec::with_capacity(12)),
+    }
+}
+
+impl Drop for Line<'_> {
+    fn drop(&mut self) {
+        if self.norm.capacity() > SPARE_LIMIT || self.toks.capacity() > SPARE_LIMIT {
+            return;
+        }
+        let mut norm = std::mem::take(&mut self.norm);
+        let mut toks = std::mem::take(&mut self.toks);
+        norm.clear();
+        toks.clear();
+        SPARES.with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.len() < 4
+            {
+                s.push(Spare { norm, toks });
+            }
+        });
+    }
+}
+
+/// Byte classes of ASCII text: `SPACE` is `char::is_whitespace`, `WORD` is
+/// [`is_word_char`].
+const SPACE: u8 = 1;
+const WORD: u8 = 2;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+            t[b] = SPACE;
+        } else if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'\'' | b'_') {
+            t[b] = WORD;
+        }
+        b += 1;
+    }
+    t
+};
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    CLASS[b as usize] == SPACE
+}
+
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    CLASS[b as usize] == WORD
+}
+
 impl<'s> Line<'s> {
     pub fn new(src: &'s str) -> Line<'s> {
-        let mut line = Line {
-            src,
-            norm: String::with_capacity(src.len()),
-            toks: Vec::with_capacity(12),
-        };
+        let (mut norm, mut toks) = take_spare(src.len());
+        // Neither grows while the line is read: at most one token per byte.
+        norm.reserve(src.len());
+        toks.reserve(src.len().min(64));
+        let mut line = Line { src, norm, toks };
+        if src.is_ascii() {
+            line.lex_ascii();
+        } else {
+            line.lex_general();
+        }
+        line
+    }
+
+    /// The same tokens as [`Line::lex_general`], for a line of ASCII text (where
+    /// columns are bytes), read byte by byte; quoted text goes the general way.
+    fn lex_ascii(&mut self) {
+        let src = self.src;
+        let b = src.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if is_space(c) {
+                i += 1;
+                continue;
+            }
+            let start = i as u32;
+            let col = start + 1;
+            if is_word_byte(c) {
+                // Normalised as it is read: lower case, dots dropped.
+                let n0 = self.norm.len() as u32;
+                let mut j = i;
+                while j < b.len() && is_word_byte(b[j]) {
+                    if b[j] != b'.' {
+                        self.norm.push(b[j].to_ascii_lowercase() as char);
+                    }
+                    j += 1;
+                }
+                self.push_normalised(n0, start, j as u32, col);
+                i = j;
+                continue;
+            }
+            let next = b.get(i + 1).copied();
+            let (kind, len) = match c {
+                b'-' => match (next, b.get(i + 2)) {
+                    (Some(b'-'), Some(b'>')) => (Kind::Dash, 3),
+                    (Some(b'>' | b'-'), _) => (Kind::Dash, 2),
+                    _ => (Kind::Dash, 1),
+                },
+                b'=' if next == Some(b'>') => (Kind::Dash, 2),
+                b'>' => (Kind::Dash, 1),
+                b'"' => {
+                    // Quoted text: rare, and its offsets are subtle.
+                    let Ok((after, raw)) = token(&src[i..]) else {
+                        break;
+                    };
+                    let end = src.len() - after.len();
+                    self.push_raw(raw, &src[i..end], start, end as u32, col);
+                    i = end;
+                    continue;
+                }
+                b'/' => (Kind::Slash, 1),
+                b'(' => (Kind::LParen, 1),
+                b')' => (Kind::RParen, 1),
+                b',' => (Kind::Comma, 1),
+                b';' => (Kind::Semi, 1),
+                b':' => (Kind::Colon, 1),
+                _ => (Kind::Other, 1),
+            };
+            let ch = if kind == Kind::Dash { '-' } else { c as char };
+            self.toks.push(Token {
+                kind,
+                norm: (0, 0),
+                raw: (start, start + len),
+                start,
+                col,
+                ch,
+            });
+            i += len as usize;
+        }
+    }
+
+    /// Any text: nom recognisers for each token class, columns in characters.
+    fn lex_general(&mut self) {
+        let src = self.src;
         let mut rest = src;
         let mut col = 1u32;
-        // Columns count characters; in ASCII text that is bytes.
-        let ascii = src.is_ascii();
         loop {
             let trimmed = rest.trim_start();
-            col += if ascii {
-                (rest.len() - trimmed.len()) as u32
-            } else {
-                rest[..rest.len() - trimmed.len()].chars().count() as u32
-            };
+            col += rest[..rest.len() - trimmed.len()].chars().count() as u32;
             rest = trimmed;
             if rest.is_empty() {
                 break;
@@ -163,38 +306,37 @@ impl<'s> Line<'s> {
             };
             let end = (src.len() - after.len()) as u32;
             let consumed = &rest[..rest.len() - after.len()];
-            match raw {
-                Raw::Word(w) => line.push_word(w, start, end, col),
-                Raw::Quoted(q) => {
-                    let qs = start
-                        + (consumed.len() - consumed.trim_start_matches(['"', '“', '”']).len())
-                            as u32;
-                    line.toks.push(Token {
-                        kind: Kind::Quoted,
-                        norm: (0, 0),
-                        raw: (qs, qs + q.len() as u32),
-                        start,
-                        col,
-                        ch: '"',
-                    });
-                }
-                Raw::Punct(kind, ch) => line.toks.push(Token {
-                    kind,
-                    norm: (0, 0),
-                    raw: (start, end),
-                    start,
-                    col,
-                    ch,
-                }),
-            }
-            col += if ascii {
-                consumed.len() as u32
-            } else {
-                consumed.chars().count() as u32
-            };
+            self.push_raw(raw, consumed, start, end, col);
+            col += consumed.chars().count() as u32;
             rest = after;
         }
-        line
+    }
+
+    /// Adds the token `raw` read from `consumed` (source bytes `start..end`).
+    fn push_raw(&mut self, raw: Raw<'s>, consumed: &str, start: u32, end: u32, col: u32) {
+        match raw {
+            Raw::Word(w) => self.push_word(w, start, end, col),
+            Raw::Quoted(q) => {
+                let qs = start
+                    + (consumed.len() - consumed.trim_start_matches(['"', '“', '”']).len()) as u32;
+                self.toks.push(Token {
+                    kind: Kind::Quoted,
+                    norm: (0, 0),
+                    raw: (qs, qs + q.len() as u32),
+                    start,
+                    col,
+                    ch: '"',
+                });
+            }
+            Raw::Punct(kind, ch) => self.toks.push(Token {
+                kind,
+                norm: (0, 0),
+                raw: (start, end),
+                start,
+                col,
+                ch,
+            }),
+        }
     }
 
     fn push_word(&mut self, w: &str, start: u32, end: u32, col: u32) {
@@ -204,6 +346,11 @@ impl<'s> Line<'s> {
                 self.norm.push(c.to_ascii_lowercase());
             }
         }
+        self.push_normalised(n0, start, end, col);
+    }
+
+    /// Adds the word whose normal form is `norm[n0..]` (none if it was only dots).
+    fn push_normalised(&mut self, n0: u32, start: u32, end: u32, col: u32) {
         let n1 = self.norm.len() as u32;
         if n1 > n0 {
             self.toks.push(Token {
@@ -224,6 +371,17 @@ impl<'s> Line<'s> {
     pub fn raw_of(&self, t: &Token) -> &'s str {
         &self.src[t.raw.0 as usize..t.raw.1 as usize]
     }
+}
+
+/// Is `w` one of `words`? Keywords are a few bytes long: compared inline
+/// rather than through a library `memcmp` call.
+#[inline]
+pub(crate) fn one_of(words: &[&str], w: &str) -> bool {
+    let w = w.as_bytes();
+    words.iter().any(|k| {
+        let k = k.as_bytes();
+        k.len() == w.len() && k.iter().zip(w).all(|(a, b)| a == b)
+    })
 }
 
 /// A position in a tokenised line, with the helpers every production uses.
@@ -277,7 +435,7 @@ impl<'l, 's> Cursor<'l, 's> {
 
     /// Is the next word one of `words`?
     pub fn is_word(&self, words: &[&str]) -> bool {
-        self.word().is_some_and(|w| words.contains(&w))
+        self.word().is_some_and(|w| one_of(words, w))
     }
 
     /// Consumes the next word if it is one of `words`.
@@ -377,6 +535,50 @@ mod tests {
             [LParen, Word, RParen, Comma, Semi, Colon, Other]
         );
         assert_eq!(kinds("\"New Rome\" x"), [Quoted, Word]);
+    }
+
+    /// Every token as a comparable tuple, with the normalised word.
+    fn dump(l: &Line) -> Vec<String> {
+        l.toks
+            .iter()
+            .map(|t| {
+                let norm = if t.kind == Kind::Word {
+                    l.norm_of(t)
+                } else {
+                    ""
+                };
+                format!(
+                    "{:?} {:?} {} {} {:?} {norm}",
+                    t.kind, t.raw, t.start, t.col, t.ch
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_ascii_lexer_gives_the_general_tokens() {
+        let lines = [
+            "A  St. Petersburg/NC -> Bot.",
+            "France: Army Paris -> Burgundy.  (*bounce*)",
+            "a->b => c - d --> e -- f > g = h =",
+            "SIGNON Fgame pa.ss-W0rd! \"quoted text\" \"\" \"open",
+            "F Mid-Atlantic Ocean - Spain (north coast); A Lon-Nth-Nwy, F Nth C A Lon - Nwy",
+            "\t\x0b\x0c\r x_y 'tis ... . \x01 @ ? [ ] * #",
+            "",
+            "   ",
+            "-",
+            "\"",
+        ];
+        for text in lines {
+            let fast = Line::new(text);
+            let mut general = Line {
+                src: text,
+                norm: String::new(),
+                toks: Vec::new(),
+            };
+            general.lex_general();
+            assert_eq!(dump(&fast), dump(&general), "{text:?}");
+        }
     }
 
     #[test]

@@ -148,6 +148,129 @@ fn starting_with<'m>(map: &'m Map, word: &str) -> &'m Spellings {
     }
 }
 
+/// An open-addressing hash index of a spellings list: slot values are the
+/// spelling's position plus one (0 is empty). Kept per thread for the list last
+/// searched, like the buckets; every hit is checked against the list itself, so
+/// a stale index can only miss, never mislead.
+struct Index {
+    ptr: usize,
+    len: usize,
+    slots: Vec<u16>,
+}
+
+thread_local! {
+    static INDEX: std::cell::RefCell<Index> =
+        const { std::cell::RefCell::new(Index { ptr: 0, len: 0, slots: Vec::new() }) };
+}
+
+/// FNV-1a: the keys are a few bytes long.
+#[inline]
+fn hash(key: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in key {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h ^ (h >> 29)) as usize
+}
+
+fn build_index(sp: &Spellings) -> Vec<u16> {
+    let size = (sp.len() * 2).next_power_of_two().max(16);
+    let mask = size - 1;
+    let mut slots = vec![0u16; size];
+    for (i, (s, _)) in sp.iter().enumerate() {
+        let mut k = hash(s.as_bytes()) & mask;
+        loop {
+            match slots[k] {
+                0 => {
+                    slots[k] = (i + 1) as u16;
+                    break;
+                }
+                j if sp[j as usize - 1].0 == *s => break,
+                _ => k = (k + 1) & mask,
+            }
+        }
+    }
+    slots
+}
+
+/// The position of the spelling `key` in `sp`, by the hash index (`None` if
+/// absent, or if the index cannot be used).
+fn indexed(sp: &Spellings, key: &str) -> Option<usize> {
+    if sp.len() >= u16::MAX as usize {
+        return None;
+    }
+    INDEX.with(|c| {
+        let mut c = c.try_borrow_mut().ok()?;
+        if c.ptr != sp.as_ptr() as usize || c.len != sp.len() {
+            *c = Index {
+                ptr: sp.as_ptr() as usize,
+                len: sp.len(),
+                slots: build_index(sp),
+            };
+        }
+        let mask = c.slots.len() - 1;
+        let mut k = hash(key.as_bytes()) & mask;
+        loop {
+            let j = *c.slots.get(k)? as usize;
+            let (s, _) = sp.get(j.checked_sub(1)?)?;
+            if cmp(s.as_bytes(), key.as_bytes()).is_eq() {
+                return Some(j - 1);
+            }
+            k = (k + 1) & mask;
+        }
+    })
+}
+
+/// The location [`location`]'s full search would find for the word at the
+/// cursor, found by one hash lookup, in the common case where that word is a
+/// spelling and the search would try no longer key: no longer spelling starts
+/// with the word and a space (`par`, `burgundy`), or no word follows it
+/// (`stp/nc`). `None`: use the full search.
+fn single_word(map: &Map, cur: &Cursor) -> Option<Location> {
+    let w = cur.word()?;
+    let sp = map.spellings();
+    let i = indexed(sp, w)?;
+    if goes_on(sp, i, w) && !one_key(cur) {
+        return None;
+    }
+    Some(sp[i].1)
+}
+
+/// Does some spelling after `sp[i]` (which is `w`) start with `w` and a space?
+fn goes_on(sp: &Spellings, i: usize, w: &str) -> bool {
+    let wb = w.as_bytes();
+    // Sorted by bytes: spellings going on from `w` follow it, ordered by the
+    // byte after `w`; a space comes before any letter, digit, `/` or `(`.
+    for (s, _) in &sp[i + 1..] {
+        let s = s.as_bytes();
+        if !starts_with(s, wb) {
+            return false;
+        }
+        match s.get(wb.len()) {
+            Some(b' ') => return true,
+            Some(&c) if c > b' ' => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Would [`candidate_keys`] give only the first word? (No word follows it,
+/// directly or across a hyphen written without spaces.)
+fn one_key(cur: &Cursor) -> bool {
+    let Some(d) = cur.peek_at(1) else {
+        return true;
+    };
+    if d.kind == Kind::Word {
+        return false;
+    }
+    let prev_end = cur.peek().map(|t| t.raw.1);
+    let next = cur.peek_at(2);
+    !(d.kind == Kind::Dash
+        && prev_end == Some(d.raw.0)
+        && next.is_some_and(|n| n.kind == Kind::Word && n.raw.0 == d.raw.1))
+}
+
 /// What a prefix names: one location, several (ambiguous) or none.
 enum PrefixHit {
     None,
@@ -222,14 +345,28 @@ pub(crate) fn location(map: &Map, cur: &mut Cursor) -> Result<Location, GrammarE
     // Every candidate key begins with the first word: search only the
     // spellings that do, and build longer keys only if some have more words.
     let first = cur.word().unwrap_or("");
+    if let Some(loc) = single_word(map, cur) {
+        cur.pos += 1;
+        return with_coast(map, cur, loc);
+    }
+    // Names of several words (`North Sea`): the longest key that is a spelling,
+    // as the search below would find it.
+    let (key, ends, count) = candidate_keys(cur);
+    for &(len, n) in ends[..count].iter().rev() {
+        let sp = map.spellings();
+        if let Some(i) = indexed(sp, &key[..len]) {
+            cur.pos += n;
+            return with_coast(map, cur, sp[i].1);
+        }
+    }
     let sp = starting_with(map, first);
     let multi = sp
         .iter()
         .any(|(s, _)| s.as_bytes().get(first.len()) == Some(&b' '));
-    let (key, ends, count) = if multi {
-        candidate_keys(cur)
+    let (ends, count) = if multi {
+        (ends, count)
     } else {
-        (String::new(), [(first.len(), 1); MAX_WORDS], 1)
+        ([(first.len(), 1); MAX_WORDS], 1)
     };
     let key: &str = if multi { &key } else { first };
     let keys = &ends[..count];
@@ -389,9 +526,30 @@ fn with_coast(map: &Map, cur: &mut Cursor, loc: Location) -> Result<Location, Gr
     ))
 }
 
+/// Does the normalised word `w` name a province (`Map::lookup`)? A plain
+/// word (letters and digits) is a spelling or nothing: one hash lookup.
+pub(crate) fn names_province(map: &Map, w: &str) -> bool {
+    let plain = w
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if !plain {
+        return map.lookup(w).is_some();
+    }
+    let sp = map.spellings();
+    indexed(sp, w).is_some() || exact(sp, w).is_some()
+}
+
 /// A power by name or adjective (`France`, `french`).
 pub(crate) fn power(map: &Map, word: &str) -> Option<Power> {
-    map.power(word)
+    // `Map::power` without its trim: a token has no spaces around it. Names of
+    // another length are rejected by one comparison each.
+    if word.len() != word.trim().len() {
+        return map.power(word);
+    }
+    map.powers()
+        .iter()
+        .position(|p| p.name.eq_ignore_ascii_case(word) || p.adjective.eq_ignore_ascii_case(word))
+        .map(|i| Power(i as u8))
 }
 
 /// Upper-case name of a power for canonical forms.
@@ -491,6 +649,21 @@ pub(crate) fn suggest_keyword(word: &str, keywords: &[&str]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hash_index_finds_every_spelling_and_nothing_else() {
+        let map = Map::standard();
+        let sp = map.spellings();
+        for (k, (s, loc)) in sp.iter().enumerate() {
+            assert_eq!(indexed(sp, s), Some(k), "{s}");
+            assert_eq!(exact(sp, s), Some(*loc));
+        }
+        for miss in ["", "parx", "zzz", "paris x", "lon/nc"] {
+            assert_eq!(indexed(sp, miss).map(|i| &sp[i].0), None, "{miss}");
+        }
+        assert!(names_province(map, "paris") && names_province(map, "par"));
+        assert!(!names_province(map, "french") && !names_province(map, "france"));
+    }
 
     #[test]
     fn edit_distance() {

@@ -12,7 +12,7 @@ use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
 
 use super::error::{ErrorKind, GrammarError};
-use super::lexer::{Cursor, Kind, Line};
+use super::lexer::{Cursor, Kind, Line, one_of};
 use super::lexicon::{self, join_or, location};
 
 /// An order as read from a line: the order, and the power and Twilight Zone map
@@ -41,7 +41,8 @@ pub(crate) const CONVOY: &[&str] = &["c", "convoy", "convoys", "t", "transport",
 pub(crate) const DISBAND: &[&str] = &["d", "disband", "disbands"];
 pub(crate) const BUILD: &[&str] = &["b", "build", "builds"];
 pub(crate) const REMOVE: &[&str] = &["r", "remove", "removes"];
-pub(crate) const WAIVE: &[&str] = &["w", "waive", "waives"];
+/// `waived`: results mails list a waiver as `France: Build waived.`
+pub(crate) const WAIVE: &[&str] = &["w", "waive", "waives", "waived"];
 const ARMY: &[&str] = &["a", "army"];
 const FLEET: &[&str] = &["f", "fleet"];
 
@@ -126,7 +127,11 @@ pub(crate) fn power_prefix(ctx: &Ctx, cur: &mut Cursor) -> Option<Power> {
     let w = cur.word().filter(|w| w.len() > 2)?;
     let p = lexicon::power(ctx.map, w)?;
     let colon = cur.peek_at(1).is_some_and(|t| t.kind == Kind::Colon);
-    if !colon && ctx.map.lookup(w).is_some() {
+    // A name that is a power and a province (Masters minors: `Portugal`) is a
+    // prefix when a unit type and a place follow: `Portugal A Por S A Spa`.
+    let unit_follows = matches!(cur.word_at(1), Some("a" | "f" | "army" | "fleet"))
+        && cur.word_at(2).is_some_and(|w| ctx.map.lookup(w).is_some());
+    if !colon && !unit_follows && ctx.map.lookup(w).is_some() {
         return None;
     }
     cur.bump();
@@ -230,10 +235,10 @@ fn nationality(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Power>, GrammarErro
         return Ok(None);
     };
     // A power word that also names a province is a nationality only before a unit.
-    if ctx.map.lookup(w).is_some()
+    if lexicon::names_province(ctx.map, w)
         && !cur
             .word_at(1)
-            .is_some_and(|n| ARMY.contains(&n) || FLEET.contains(&n))
+            .is_some_and(|n| one_of(ARMY, n) || one_of(FLEET, n))
     {
         return Ok(None);
     }
@@ -245,12 +250,12 @@ fn nationality(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Power>, GrammarErro
 /// `WAIVE`, and results-mail `Builds an army in Paris.` / `Removes the fleet in Trieste.`
 fn adjustment(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Order>, GrammarError> {
     let Some(w) = cur.word() else { return Ok(None) };
-    if WAIVE.contains(&w) {
+    if one_of(WAIVE, w) {
         cur.bump();
         return Ok(Some(Order::Waive));
     }
-    let build = BUILD.contains(&w);
-    let remove = REMOVE.contains(&w) || DISBAND.contains(&w);
+    let build = one_of(BUILD, w);
+    let remove = one_of(REMOVE, w) || one_of(DISBAND, w);
     if !build && !remove {
         return Ok(None);
     }
@@ -264,7 +269,7 @@ fn adjustment(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Order>, GrammarError
         u = checked_build(ctx, u, col)?;
         return Ok(Some(Order::Build { unit: u }));
     }
-    let disband = DISBAND.contains(&w) && ctx.phase == Some(PhaseKind::Retreat);
+    let disband = one_of(DISBAND, w) && ctx.phase == Some(PhaseKind::Retreat);
     Ok(Some(if disband {
         Order::Disband { unit: u }
     } else {
@@ -279,7 +284,7 @@ fn unit_prose(ctx: &Ctx, cur: &mut Cursor) -> Result<UnitSpec, GrammarError> {
     if cur.word() == Some("a")
         && cur
             .word_at(1)
-            .is_some_and(|w| FLEET.contains(&w) || w == "army")
+            .is_some_and(|w| one_of(FLEET, w) || w == "army")
     {
         cur.bump();
     }
@@ -319,6 +324,17 @@ fn checked_build(ctx: &Ctx, u: UnitSpec, col: Option<usize>) -> Result<UnitSpec,
 
 /// What follows the unit.
 fn unit_order(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, GrammarError> {
+    // `-S-` and `-C-`, as zines print them (`A Por -S- (Spanish) A Spa`).
+    let boxed = |c: &Cursor| c.peek_at(2).is_some_and(|t| t.kind == Kind::Dash);
+    if cur.is_kind(Kind::Dash) && matches!(cur.word_at(1), Some("s" | "c")) && boxed(cur) {
+        let is_support = cur.word_at(1) == Some("s");
+        cur.pos += 3;
+        return if is_support {
+            support(ctx, cur, unit)
+        } else {
+            convoy(ctx, cur, unit)
+        };
+    }
     if cur.is_kind(Kind::Dash) {
         return movement(ctx, cur, unit);
     }
@@ -331,36 +347,36 @@ fn unit_order(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, Gram
         cur.bump();
         return Ok(Order::Remove { unit });
     }
-    if HOLD.contains(&w) {
+    if one_of(HOLD, w) {
         cur.bump();
         return Ok(Order::Hold { unit });
     }
-    if MOVE.contains(&w) {
+    if one_of(MOVE, w) {
         return movement(ctx, cur, unit);
     }
-    if SUPPORT.contains(&w) {
+    if one_of(SUPPORT, w) {
         cur.bump();
         return support(ctx, cur, unit);
     }
-    if CONVOY.contains(&w) {
+    if one_of(CONVOY, w) {
         cur.bump();
         return convoy(ctx, cur, unit);
     }
-    if DISBAND.contains(&w) {
+    if one_of(DISBAND, w) {
         cur.bump();
         return Ok(match ctx.phase {
             Some(PhaseKind::Adjustment) => Order::Remove { unit },
             _ => Order::Disband { unit },
         });
     }
-    if BUILD.contains(&w) {
+    if one_of(BUILD, w) {
         let col = cur.column();
         cur.bump();
         return Ok(Order::Build {
             unit: checked_build(ctx, unit, col)?,
         });
     }
-    if REMOVE.contains(&w) {
+    if one_of(REMOVE, w) {
         cur.bump();
         return Ok(Order::Remove { unit });
     }
@@ -566,6 +582,7 @@ mod tests {
         assert_eq!(ok("Build F StP/NC"), "BUILD F STP/NC");
         assert_eq!(ok("remove a par"), "REMOVE A PAR");
         assert_eq!(ok("waive"), "WAIVE");
+        assert_eq!(ok("France: Build waived."), "FRANCE: WAIVE");
         assert_eq!(ok("A Par Stands"), "A PAR H");
         assert_eq!(ok("A Par - Bur (German Map)"), "A PAR - BUR (GERMANY MAP)");
         assert_eq!(ok("F Mid-Atlantic - Bre"), "F MAO - BRE");
