@@ -1067,3 +1067,44 @@ fn the_deadline_plays_the_phase_without_the_gamemaster() {
         "the next phase has its own deadline"
     );
 }
+
+#[test]
+fn a_winter_without_orders_is_no_silent_season() {
+    let mut table = started();
+    let war = commander(&mut table, "war");
+    let others: Vec<String> = players().into_iter().filter(|p| *p != war).collect();
+    let hold = |table: &mut Table, who: &[String]| {
+        for p in who {
+            let at = {
+                let g = gtd(table);
+                let pos = position(table);
+                pos.units
+                    .iter()
+                    .find(|u| g.state.commander_at(u.province()) == Some(p.as_str()))
+                    .map(|u| map().abbr(u.province()).to_uppercase())
+            };
+            if let Some(at) = at {
+                let kind = position(table).unit_at(prov(&at)).unwrap().kind.letter();
+                ok(table, p, &format!("{kind} {at} H"));
+            }
+        }
+    };
+    // Spring: war is silent, everyone else orders.
+    hold(&mut table, &others);
+    process(&mut table);
+    // Fall: war orders; then a Winter in which nobody writes.
+    hold(&mut table, std::slice::from_ref(&war));
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1901A");
+    process(&mut table);
+    let g = gtd(&mut table);
+    let silent = |who: &str| {
+        g.state
+            .players
+            .iter()
+            .find(|p| p.name == who)
+            .map(|p| p.silent_seasons)
+    };
+    assert_eq!(silent(&war), Some(0), "the Winter does not count");
+    assert_eq!(silent(&others[0]), Some(1), "silent in the Fall only");
+}

@@ -523,7 +523,11 @@ fn end_season(
         .map(|p| name_of(&game.state, *p))
         .collect();
     let wrote = std::mem::take(&mut game.wrote);
-    played.silent = season::note_silence(&mut game.state, &wrote);
+    // Most players have nothing to order in a Winter: only Spring and Fall
+    // count towards play death (rule 22).
+    if played_phase.season != Season::Winter {
+        played.silent = season::note_silence(&mut game.state, &wrote);
+    }
     leaderless(map, &mut game.state, after, lot)?;
     if played_phase.season == Season::Fall && after.phase.season == Season::Spring {
         // Rule 9-12: the Winter is always played, builds or not.
