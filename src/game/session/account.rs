@@ -29,8 +29,8 @@ const EV_MASTER_TOLD: &str = "password.master_told";
 pub(super) struct Masked {
     pub text: String,
     pub secrets: Vec<String>,
-    /// The line is a sign-on (`SIGNON`, `CREATE`, `OBSERVE`, `JOIN`, or a word
-    /// close to one): what follows must not speak for an earlier sign-on.
+    /// The line is a sign-on (`SIGNON`, `CREATE`, `OBSERVE`, `JOIN`, or a
+    /// misspelt `SIGNON`): what follows must not speak for an earlier sign-on.
     pub signs_on: bool,
 }
 
@@ -63,8 +63,11 @@ pub(super) fn mask_line(text: &str) -> Option<Masked> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.first()?.to_lowercase();
     let second = words.get(1).map(|w| w.to_lowercase());
-    let signs_on = SIGN_ON_WORDS.iter().any(|w| near(&first, w));
-    let keep = if signs_on {
+    let bears_password = SIGN_ON_WORDS.iter().any(|w| near(&first, w));
+    // Only a sign-on word, or a misspelt SIGNON, ends the sign-on before it: a
+    // line such as "Joint ..." is masked but changes nothing else.
+    let signs_on = SIGN_ON_WORDS.contains(&first.as_str()) || near(&first, "signon");
+    let keep = if bears_password {
         let rest = &words[1..];
         let lone_initial = rest
             .first()
@@ -560,6 +563,11 @@ mod tests {
         assert_eq!(m("SET WAIT"), None);
         assert_eq!(m("A Par - Bur"), None);
         assert_eq!(m("SIGNOFF"), None);
+        let ends = |t: &str| mask_line(t).is_some_and(|m| m.signs_on);
+        assert!(ends("SIGNN Fgame secret"));
+        assert!(ends("observe g secret more"));
+        assert!(!ends("Joint A Par - Bur"), "masked only");
+        assert!(!ends("SET PASSWORD a b"));
     }
 
     #[test]
