@@ -278,7 +278,8 @@ fn mr2_the_fall_1901_portugal_example_by_mail() {
     let a = orders(
         &mut table,
         "Italy",
-        "F TyS - Wes\nPortugal: A Por -S- (Spanish) A Spa\nPortugal: A Por -S- (Spanish) A Spa\n",
+        // As the text writes it: a line naming the power, then its orders.
+        "F TyS - Wes\nPortugal\nA Por -S- (Spanish) A Spa\nA Por -S- (Spanish) A Spa\n",
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     process(&mut table);

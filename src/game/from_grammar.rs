@@ -179,6 +179,9 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetVariant(v) => R::SetVariant(v.clone()),
         Command::MapBlock(text) => R::SubmitMap(text.clone()),
         Command::SetMasters(list) => R::SetMasters(list.clone()),
+        // `FOR Portugal` (or a line `Portugal`) heads orders for that power: the
+        // engine knows each unit's power from the board, so nothing is left to do.
+        Command::For(_) | Command::EndFor => return Ok(None),
         Command::Summary(g) => R::Summary(g.clone()),
         Command::Whogame(g) => R::WhoGame(g.clone()),
         Command::Help(None) => R::Help,

@@ -364,6 +364,9 @@ impl Reader<'_> {
                 Err(e) => return Read::Error(e, Vec::new()),
             }
         }
+        if let Some(p) = power_header(&ctx, line) {
+            return Read::Entry(Entry::Command(Command::For(p)));
+        }
         if is_variant_line(&ctx, &cur) {
             return match variant_line(&ctx, &mut cur)
                 .and_then(|r| order::end_of_order(&cur, "the order").map(|_| r))
@@ -440,6 +443,21 @@ fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
         "a command or an order",
     )
     .with_suggestion(sug)
+}
+
+/// A line that is only a power's name (`Portugal`, `Portugal:`), as the Masters
+/// Rules text heads orders for a minor power: read as `FOR Portugal`.
+fn power_header(ctx: &Ctx, line: &Line) -> Option<crate::map::Power> {
+    let (first, rest) = line.toks.split_first()?;
+    let rest_ok = match rest {
+        [] => true,
+        [t] => t.kind == Kind::Colon,
+        _ => false,
+    };
+    if first.kind != Kind::Word || !rest_ok {
+        return None;
+    }
+    lexicon::power(ctx.map, line.norm_of(first))
 }
 
 /// The byte offset of the first `a` followed by `b` (both ASCII).
