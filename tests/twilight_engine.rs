@@ -607,6 +607,13 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     let report = results_to(&mut table, &address("England"), "F1901R");
     assert!(report.contains("Portugal (French Map)"), "{report}");
     assert!(report.contains("1901 BC"), "{report}");
+    // HISTORY replays each phase with the maps its orders named.
+    let a = orders(&mut table, "Russia", "HISTORY tzretreat\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let history = a.reply_body;
+    assert!(history.contains("Constantinople -> Mid-Atlantic Ocean (Turkish Map)"), "{history}");
+    assert!(history.contains("Portugal (French Map)"), "{history}");
+    assert!(!history.contains("can retreat to"), "{history}");
     assert_no_leak(&mut table, &maps());
 }
 

@@ -83,9 +83,6 @@ pub fn replay(
     record: &PhaseRecord,
     seq: u32,
 ) -> Option<PhaseReport> {
-    if !super::variants::replays(state) {
-        return None;
-    }
     let map = map_for(&state.settings.variant).ok()?;
     let before: PositionDoc = serde_json::from_str(&record.position_before).ok()?;
     let after: PositionDoc = serde_json::from_str(&record.position_after).ok()?;
@@ -96,6 +93,21 @@ pub fn replay(
         .iter()
         .filter_map(|o| o.to_power_order(map).ok())
         .collect();
+    if let Some(adjudication) = super::variants::replay_adjudication(state, &before, &orders) {
+        let mut report = PhaseReport::build_under(
+            map,
+            &rules_for(state),
+            &PhaseInput {
+                info: info(state, judge, seq),
+                before: &before,
+                adjudication: &adjudication,
+                deadline: None,
+                game_over: false,
+            },
+        );
+        super::variants::edit_report(state, &mut report);
+        return Some(report);
+    }
     let mut report = PhaseReport::replay(
         map,
         &rules_for(state),

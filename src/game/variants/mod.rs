@@ -244,10 +244,18 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     }
 }
 
-/// Hook: can a stored phase be reported again by adjudicating its orders on
-/// the game's map? (Twilight Zone: no, the orders used their own maps.)
-pub fn replays(state: &GameState) -> bool {
-    state.twilight.is_none()
+/// Hook: a stored phase adjudicated again for `HISTORY`, when the variant
+/// adjudicates differently (Twilight Zone: each order on the map it named).
+/// `None`: the judge's own.
+pub fn replay_adjudication(
+    state: &GameState,
+    before: &crate::judge::Position,
+    orders: &[crate::orders::PowerOrder],
+) -> Option<crate::judge::Adjudication> {
+    if state.twilight.is_some() {
+        return Some(twilight::replay_adjudication(state, before, orders));
+    }
+    None
 }
 
 /// Hook: `SET MASTERS` (and the Masters Rules chosen at `CREATE`).
@@ -450,6 +458,7 @@ pub fn has_seat(state: &GameState, power: crate::map::Power) -> bool {
 /// place): a variant's own state goes back too.
 pub fn rolled_back(state: &mut GameState, phase: &str) {
     masters::rolled_back(state, phase);
+    twilight::rolled_back(state, phase);
 }
 
 /// Hook: why a player's `SET DRAW` or `SET CONCEDE` (`what`) is refused in this

@@ -604,13 +604,28 @@ pub fn adjudicate(
     position: &Position,
     given: &mut Vec<PowerOrder>,
 ) -> Adjudication {
-    let phase = position.phase.to_string();
-    if let Some(tz) = state.twilight.as_mut() {
-        tz.choices.retain(|c| c.phase == phase);
-    }
     if position.phase == PLACEMENT {
         place_missing(position, given);
     }
+    adjudicate_given(rules, state, position, given)
+}
+
+/// A stored phase adjudicated again (for `HISTORY`), each order on the map it named.
+pub fn replay_adjudication(
+    state: &GameState,
+    position: &Position,
+    given: &[PowerOrder],
+) -> Adjudication {
+    adjudicate_given(&rules_for(state), state, position, given)
+}
+
+fn adjudicate_given(
+    rules: &Rules,
+    state: &GameState,
+    position: &Position,
+    given: &[PowerOrder],
+) -> Adjudication {
+    let phase = position.phase.to_string();
     let maps = power_maps(state);
     let picks: Vec<Option<u8>> = given
         .iter()
@@ -633,6 +648,17 @@ pub fn adjudicate(
         position,
         given,
     )
+}
+
+/// The game went back to the start of `phase`: the maps named from then on go.
+pub fn rolled_back(state: &mut GameState, phase: &str) {
+    let Ok(from) = phase.parse::<Phase>() else {
+        return;
+    };
+    if let Some(tz) = state.twilight.as_mut() {
+        tz.choices
+            .retain(|c| c.phase.parse::<Phase>().is_ok_and(|p| p < from));
+    }
 }
 
 /// Rule 3 (rulings): a home centre left empty at the placement deadline gets an army.
