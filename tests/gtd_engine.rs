@@ -290,6 +290,8 @@ fn a_unit_dislodges_a_unit_of_its_own_country_under_another_commander() {
         gtd(&mut table).state.commander_at(prov("ber")),
         Some(mun.as_str())
     );
+    let r = report(&mut table, &ber);
+    assert!(r.contains("(dislodged: retreats or disbands)"), "{r}");
     // The dislodged unit's commander orders its retreat.
     let a = mail(&mut table, &mun, "A BER - PRU");
     assert_eq!(

@@ -39,6 +39,27 @@ fn board(map: &Map, state: &GtdState, position: &Position) -> String {
             unit_text(map, position, u.province())
         );
     }
+    // Outside a retreat phase the list is only the judge's record.
+    let retreating = position.phase.kind == PhaseKind::Retreat;
+    for d in position.dislodged.iter().filter(|_| retreating) {
+        let p = d.unit.province();
+        let who = state
+            .commands
+            .iter()
+            .find(|c| c.at == p.0 && c.dislodged)
+            .and_then(|c| c.commander.as_deref())
+            .unwrap_or("(none)");
+        let _ = writeln!(
+            s,
+            "  {:<14} {:<10} {who}  (dislodged: retreats or disbands)",
+            name_of(state, d.unit.power),
+            format!(
+                "{} {}",
+                d.unit.kind.letter(),
+                map.location_code(d.unit.location)
+            )
+        );
+    }
     s
 }
 
