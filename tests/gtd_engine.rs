@@ -1110,3 +1110,23 @@ fn a_winter_without_orders_is_no_silent_season() {
     assert_eq!(silent(&war), Some(0), "the Winter does not count");
     assert_eq!(silent(&others[0]), Some(1), "silent in the Fall only");
 }
+
+#[test]
+fn signing_on_as_a_power_points_to_the_players_sign_on() {
+    let mut table = started();
+    let a = table
+        .engine
+        .apply_text(
+            &addr("p01"),
+            &format!("SIGNON F{GAME} pw-p01\nA PAR H\n"),
+            None,
+            table.now,
+        )
+        .unwrap();
+    assert!(
+        a.reply_body.contains(&format!("SIGNON ?{GAME}")),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(a.errors, 2, "{}", a.reply_body);
+}

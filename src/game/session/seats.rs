@@ -270,6 +270,14 @@ impl Session<'_, '_, '_> {
             }
             return Ok(());
         }
+        if crate::game::variants::takes_own_orders(&g.state) {
+            self.fail(
+                line,
+                text,
+                format!("players of {name} are not powers: sign on with SIGNON ?{name} <password>"),
+            );
+            return Ok(());
+        }
         let map = map_for(&g.state.settings.variant)?;
         let seat = power_by_initial(map, power)
             .or_else(|| crate::game::variants::played_power_by_initial(&g.state, map, power));
