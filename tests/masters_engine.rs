@@ -229,6 +229,9 @@ fn set_masters_while_forming_and_bad_lists_refused() {
     let a = master(&mut table, "SET MASTERS MR9\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("MR9"), "{}", a.reply_body);
+    let a = master(&mut table, "SET MASTERS NONE\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(table.state().masters.is_none());
     // `masters` alone plays all six.
     let a = mail(&mut table, &m, "CREATE ?mr2 gm-pw masters\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);

@@ -59,7 +59,7 @@ pub struct Options(u8);
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
-    #[error("unknown Masters rule {0:?} (expected MR1 to MR6, or ALL)")]
+    #[error("unknown Masters rule {0:?} (expected MR1 to MR6, ALL or NONE)")]
     Unknown(String),
 }
 
@@ -88,11 +88,14 @@ impl Options {
     }
 }
 
-/// `MR1`, `mr2`, `2`, `ALL`; an optional `masters=` in front.
+/// `MR1`, `mr2`, `2`, `ALL`, `NONE`; an optional `masters=` in front.
 fn one(word: &str) -> Result<Options, OptionsError> {
     let w = word.trim().to_ascii_uppercase();
     if w == "ALL" {
         return Ok(Options::all());
+    }
+    if w == "NONE" {
+        return Ok(Options::NONE);
     }
     let digits = w.strip_prefix("MR").unwrap_or(&w);
     match digits.parse::<u8>() {
