@@ -43,11 +43,14 @@ fn a_password_is_never_echoed_even_when_its_line_cannot_be_read() {
         // A game creation that cannot be read.
         "CREATE ?other s3cretF standard extra words\nCREATE ?x/y s3cretG\n",
         "OBSERVE echo s3cretH more\n",
+        // A registration carries a password too.
+        "REGISTER\nname: France Player\npassword: s3cretI\nEND\n",
     ];
     for body in cases {
         let a = mail(&mut table, &fr, body);
         for secret in [
             "s3cretA", "s3cretB", "s3cretC", "s3cretD", "s3cretE", "s3cretF", "s3cretG", "s3cretH",
+            "s3cretI",
         ] {
             assert!(
                 !a.reply_body.contains(secret),

@@ -62,6 +62,9 @@ fn near(word: &str, target: &str) -> bool {
 pub(super) fn mask_line(text: &str) -> Option<Masked> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let first = words.first()?.to_lowercase();
+    if first == "register" {
+        return mask_fields(text);
+    }
     let second = words.get(1).map(|w| w.to_lowercase());
     let bears_password = SIGN_ON_WORDS.iter().any(|w| near(&first, w));
     // Only a sign-on word, or a misspelt SIGNON, ends the sign-on before it: a
@@ -96,6 +99,35 @@ pub(super) fn mask_line(text: &str) -> Option<Masked> {
         text: shown,
         secrets,
         signs_on,
+    })
+}
+
+/// A `REGISTER` block (its lines joined by ` \\ ` when echoed) with the value of
+/// each `password:` field masked.
+fn mask_fields(text: &str) -> Option<Masked> {
+    let mut secrets = Vec::new();
+    let mut mask = |line: &str| match line.split_once(':') {
+        Some((key, value))
+            if key.trim().eq_ignore_ascii_case("password") && !value.trim().is_empty() =>
+        {
+            secrets.extend(value.split_whitespace().map(str::to_string));
+            format!("{}: ****", key.trim_end())
+        }
+        _ => line.to_string(),
+    };
+    let shown: Vec<String> = text
+        .split(" \\\\ ")
+        .map(|part| {
+            part.split('\n')
+                .map(&mut mask)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    (!secrets.is_empty()).then(|| Masked {
+        text: shown.join(" \\\\ "),
+        secrets,
+        signs_on: false,
     })
 }
 
@@ -286,6 +318,8 @@ impl Session<'_, '_, '_> {
         text: &str,
         fields: &[(String, String)],
     ) -> Result<(), EngineError> {
+        let masked = mask_line(text);
+        let text = masked.as_ref().map_or(text, |m| m.text.as_str());
         let Some(name) = field(fields, &["name"]) else {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
@@ -563,6 +597,11 @@ mod tests {
         assert_eq!(m("SET WAIT"), None);
         assert_eq!(m("A Par - Bur"), None);
         assert_eq!(m("SIGNOFF"), None);
+        assert_eq!(
+            m("REGISTER \\\\ name: Ann \\\\ Password: pw 1 \\\\ END").as_deref(),
+            Some("REGISTER \\\\ name: Ann \\\\ Password: **** \\\\ END")
+        );
+        assert_eq!(m("REGISTER \\\\ name: Ann \\\\ END"), None);
         let ends = |t: &str| mask_line(t).is_some_and(|m| m.signs_on);
         assert!(ends("SIGNN Fgame secret"));
         assert!(ends("observe g secret more"));
