@@ -1130,3 +1130,33 @@ fn signing_on_as_a_power_points_to_the_players_sign_on() {
     );
     assert_eq!(a.errors, 2, "{}", a.reply_body);
 }
+
+#[test]
+fn history_and_list_of_a_game_with_a_new_country() {
+    let mut table = started();
+    let bre = commander(&mut table, "bre");
+    ok(
+        &mut table,
+        &bre,
+        "F BRE DECLARE INDEPENDENCE \"Brittany\" HOME BRE PAR MAR\nF BRE - MAO",
+    );
+    process(&mut table);
+    process(&mut table);
+    for body in [
+        format!("HISTORY {GAME}"),
+        format!("LIST {GAME}"),
+        format!("SUMMARY {GAME}"),
+    ] {
+        let a = table
+            .engine
+            .apply_text("x@y.test", &format!("{body}\n"), None, table.now)
+            .unwrap();
+        assert_eq!(a.errors, 0, "{body}: {}", a.reply_body);
+    }
+    let g = gtd(&mut table);
+    let brittany = g.state.country_named("Brittany").expect("a new country");
+    assert_eq!(
+        position(&mut table).unit_at(prov("mao")).map(|u| u.power),
+        Some(brittany)
+    );
+}
