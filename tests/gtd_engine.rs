@@ -1160,3 +1160,33 @@ fn history_and_list_of_a_game_with_a_new_country() {
         Some(brittany)
     );
 }
+
+#[test]
+fn a_gtd_game_is_not_forced_to_begin_with_fewer_than_22_players() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    table.game = GAME.into();
+    table
+        .engine
+        .apply_text(
+            "gm@judge.test",
+            &format!("CREATE ?{GAME} gm-pw gtd\n"),
+            None,
+            table.now,
+        )
+        .unwrap();
+    for p in players().iter().take(21) {
+        let a = mail(&mut table, p, "");
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    let a = as_master(&mut table, "FORCE BEGIN");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("rule 1"), "{}", a.reply_body);
+    assert_eq!(table.state().status, Status::Forming);
+    let a = mail(&mut table, "p22", "");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(
+        table.state().status,
+        Status::Active,
+        "the 22nd player starts it"
+    );
+}

@@ -288,3 +288,10 @@ pub fn master_refusal(request: &super::super::request::Request) -> Option<String
         _ => None,
     }
 }
+
+/// Rule 1: a GTD game begins with twenty-two players, even when forced.
+pub fn may_begin(state: &super::super::model::GameState) -> Option<String> {
+    let n = state.players().count();
+    (n < PLAYERS)
+        .then(|| format!("rule 1: a GTD game begins with {PLAYERS} players; {n} have joined"))
+}

@@ -372,6 +372,9 @@ pub fn started(state: &mut GameState) {
 
 /// Hook: why the master may not `FORCE BEGIN` now (`None`: may).
 pub fn may_begin(state: &GameState, now: chrono::DateTime<chrono::Utc>) -> Option<String> {
+    if state.settings.variant == "gtd" {
+        return gtd::may_begin(state);
+    }
     agora::may_begin(state, now)
 }
 
