@@ -193,7 +193,12 @@ fn assert_no_leak(table: &mut Table, designs: &[(&str, String)]) {
     };
     for m in table.outbox() {
         let text = format!("{}\n{}", m.subject, m.body);
-        for w in ["can retreat to", "is not next to", "cannot reach", "not adjacent"] {
+        for w in [
+            "can retreat to",
+            "is not next to",
+            "cannot reach",
+            "not adjacent",
+        ] {
             assert!(
                 !text.contains(w),
                 "mail to {:?} says {w:?}:\n{text}",
@@ -354,7 +359,10 @@ fn the_game_waits_for_every_map_then_starts_with_the_placement() {
     let tz = table.state().twilight.expect("twilight");
     let turkey = tz.maps.iter().find(|(p, _)| p == "Turkey").unwrap();
     assert!(
-        turkey.1.as_deref().is_some_and(|t| t.contains("bla bla spa mar")),
+        turkey
+            .1
+            .as_deref()
+            .is_some_and(|t| t.contains("bla bla spa mar")),
         "{turkey:?}"
     );
     assert_no_leak(&mut table, &maps());
@@ -457,9 +465,16 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         a.reply_body
     );
     // The orders in force, each with its map.
-    let summary = a.reply_body.split("Current orders").nth(1).expect("summary");
+    let summary = a
+        .reply_body
+        .split("Current orders")
+        .nth(1)
+        .expect("summary");
     assert!(summary.contains("F BRE - PIC (German Map)"), "{summary}");
-    assert!(summary.contains("A PAR S F BRE - PIC (French Map)"), "{summary}");
+    assert!(
+        summary.contains("A PAR S F BRE - PIC (French Map)"),
+        "{summary}"
+    );
 
     // Trieste - Serbia exists on Italy's map only; the supported move uses Austria's.
     let a = orders(&mut table, "Austria", "A Tri S A Bud - Ser\n");
@@ -562,9 +577,17 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     );
     orders(&mut table, "England", "F Edi H\nF Lon - Eng\nA Lvp H\n");
     // Orders kept for a later phase may not name a map: refused, not dropped.
-    let a = orders(&mut table, "England", "PHASE F1901M\nF Edi - MAO (English Map)\n");
+    let a = orders(
+        &mut table,
+        "England",
+        "PHASE F1901M\nF Edi - MAO (English Map)\n",
+    );
     assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("cannot name a map"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("cannot name a map"),
+        "{}",
+        a.reply_body
+    );
     assert!(table.state().future_orders.is_empty());
     process(&mut table);
     assert_eq!(
@@ -611,7 +634,10 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     let a = orders(&mut table, "Russia", "HISTORY tzretreat\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let history = a.reply_body;
-    assert!(history.contains("Constantinople -> Mid-Atlantic Ocean (Turkish Map)"), "{history}");
+    assert!(
+        history.contains("Constantinople -> Mid-Atlantic Ocean (Turkish Map)"),
+        "{history}"
+    );
     assert!(history.contains("Portugal (French Map)"), "{history}");
     assert!(!history.contains("can retreat to"), "{history}");
     assert_no_leak(&mut table, &maps());

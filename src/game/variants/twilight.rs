@@ -38,7 +38,8 @@ use crate::variant::twilight as rules;
 /// The variant's name in `CREATE` and the game's settings.
 pub const NAME: &str = "twilight";
 
-/// Centres needed to win: 17 of the 33 (a majority; rulings).
+/// Centres needed to win: 17 of the 33, a majority (rulings). The engine's
+/// rule of more than half the centres gives it from the game's map.
 pub const VICTORY: u32 = 17;
 
 /// The placement of rule 3: an adjustment phase before Spring 1901 BC.
@@ -338,6 +339,12 @@ fn power_maps(state: &GameState) -> Vec<Map> {
         .collect()
 }
 
+/// The game's map for adjudication: every border of every power's map.
+fn union_of(maps: &[Map]) -> Map {
+    let all: Vec<&Map> = maps.iter().collect();
+    rules::union(&all).unwrap_or_else(|_| map().clone())
+}
+
 /// The map the order of `power`'s unit `spec` names in `phase` (its own by default).
 fn choice_of(state: &GameState, phase: &str, power: Power, spec: Option<UnitSpec>) -> Power {
     let name = power_name(map(), power);
@@ -386,29 +393,43 @@ pub fn take_power_orders(
         .map(|(text, _)| named_map(text, kind).unwrap_or(p))
         .collect();
     let maps = power_maps(state);
+    let union = union_of(&maps);
     let rules = rules_for(state);
     let problems: Vec<Option<OrderProblem>> = if kind == PhaseKind::Adjustment {
         // Builds and removals count against each other: the set is checked
         // whole (no map matters to them).
         let new: Vec<Order> = orders.iter().map(|(_, o)| *o).collect();
         let merged = merge(kind, &existing, &new);
-        let all = check(&maps, &rules, &position, p, &merged, &vec![p; merged.len()]);
+        let all = check(
+            &maps,
+            &union,
+            &rules,
+            &position,
+            p,
+            &merged,
+            &vec![p; merged.len()],
+        );
         new.iter()
-            .map(|o| merged.iter().position(|m| m == o).and_then(|k| all[k].clone()))
+            .map(|o| {
+                merged
+                    .iter()
+                    .position(|m| m == o)
+                    .and_then(|k| all[k].clone())
+            })
             .collect()
     } else {
         // Each line on the map it names: two lines for one unit may name two maps.
         orders
             .iter()
             .zip(&named)
-            .map(|((_, o), &on)| check(&maps, &rules, &position, p, &[*o], &[on]).remove(0))
+            .map(|((_, o), &on)| check(&maps, &union, &rules, &position, p, &[*o], &[on]).remove(0))
             .collect()
     };
     let mut answers = Vec::new();
     let mut good: Vec<(usize, Power)> = Vec::new();
     for (i, (_, o)) in orders.iter().enumerate() {
         match problems[i].clone() {
-            Some(problem) => answers.push(Some(Err(problem_text(&problem, o, named[i], p)))),
+            Some(problem) => answers.push(Some(Err(problem_text(&problem, o, named[i])))),
             None => {
                 answers.push(Some(Ok(format!(
                     "Accepted: {}",
@@ -499,6 +520,7 @@ fn with_map(text: String, order: &Order, on: Power) -> String {
 /// Checks a power's order set, each order on its map. One entry per order.
 fn check(
     maps: &[Map],
+    union: &Map,
     rules: &Rules,
     position: &Position,
     power: Power,
@@ -525,10 +547,8 @@ fn check(
     if batch.is_empty() {
         return problems;
     }
-    let all: Vec<&Map> = maps.iter().collect();
-    let union = rules::union(&all).unwrap_or_else(|_| map().clone());
     let order_maps = OrderMaps::new(maps, &picks);
-    let adjudication = adjudicate_on(&union, &order_maps, rules, &Countries, position, &batch);
+    let adjudication = adjudicate_on(union, &order_maps, rules, &Countries, position, &batch);
     let mut resolutions = adjudication.resolutions.iter().filter(|r| !r.defaulted);
     for slot in problems.iter_mut().filter(|p| p.is_none()) {
         if let Some(r) = resolutions.next()
@@ -582,12 +602,11 @@ fn not_possible(on: Power) -> String {
     format!("not possible on the {} map", power_adjective(map(), on))
 }
 
-fn problem_text(problem: &OrderProblem, order: &Order, on: Power, own: Power) -> String {
+fn problem_text(problem: &OrderProblem, order: &Order, on: Power) -> String {
     match problem {
         OrderProblem::Illegal(r) if about_borders(r) => not_possible(on),
         _ => {
             let at = order.unit().map(|u| u.location.province);
-            let _ = own;
             crate::game::describe::problem(map(), at, problem)
         }
     }
@@ -638,8 +657,7 @@ fn adjudicate_given(
             Some(on.0)
         })
         .collect();
-    let all: Vec<&Map> = maps.iter().collect();
-    let union = rules::union(&all).unwrap_or_else(|_| map().clone());
+    let union = union_of(&maps);
     adjudicate_on(
         &union,
         &OrderMaps::new(&maps, &picks),
@@ -710,9 +728,4 @@ pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
             map().name(d.unit.location.province),
         ));
     }
-}
-
-/// Victory: 17 of the 33 centres.
-pub fn victory_count() -> u32 {
-    VICTORY
 }
