@@ -184,6 +184,11 @@ fn twenty_two_players_join_and_the_lot_gives_countries_units_and_heads() {
         .find(|m| m.recipients.contains(&addr("p05")) && m.subject.contains("starting"))
         .expect("announcement");
     assert!(
+        announce.body.contains("BUILD A PAR COMMANDER"),
+        "{}",
+        announce.body
+    );
+    assert!(
         announce.body.contains("head of government"),
         "{}",
         announce.body

@@ -114,12 +114,28 @@ pub fn opening(map: &Map, game: &GtdGame, position: &Position, commitment: Optio
     for d in &state.draws {
         let _ = writeln!(s, "Drawn by lot: {}: {}", d.purpose, d.winner());
     }
-    s.push_str(
-        "\nSign on with SIGNON ?<game> <password> and order the units you command \
-         (A LVP - YOR); political orders: see the GTD rules.\n",
-    );
+    s.push_str(HOW_TO);
     s
 }
+
+/// The orders of the game, in the opening mail.
+const HOW_TO: &str = "
+How to play by mail: sign on with SIGNON ?<game> <password>, then write
+  A LVP - YOR                        an order for a unit you command
+  A PAR DEFECT TO Germany            defection (Spring, Fall; rule 20)
+  ACCEPT DEFECTION A PAR             a head of government's acceptance (20-21)
+  A PAR, F BRE DECLARE INDEPENDENCE \"Occitania\" HOME PAR BRE MAR   (18)
+  A PAR DECLARE INSURRECTION         or DECLARE NO INSURRECTION (14)
+  VOTE France FOR alice 2            votes in an election (17)
+  ABDICATE TO bob / ACCEPT SUCCESSION France   (25)
+  RENAME France \"New Gaul\"           (26)
+  APPOINT alice TO A PAR             a head's appointment (11, 12, 23)
+  BUILD A PAR COMMANDER alice        Winter builds name a commander (9)
+  REMOVE A PAR                       Winter removals (10)
+  RESIGN                             leave the game (22)
+Players are named by their address before the @. Orders wait for the deadline;
+a later order for a unit replaces an earlier one.
+";
 
 /// One reader's season report.
 pub fn season(
