@@ -620,11 +620,11 @@ fn a_mail_in_a_players_name_with_another_reply_to_is_reported_to_the_player() {
     let report = judge.once(now + Duration::minutes(1));
     assert_eq!(report.intake.applied, 3, "{report:?}");
     let sent = judge.sent();
-    let new: Vec<&Sent> = sent.iter().skip(0).collect();
     assert_eq!(
         sent.len(),
         before + 5,
-        "three answers, two notices: {new:#?}"
+        "three answers, two notices: {:#?}",
+        &sent[before..]
     );
     let to = |addr: &str| -> Vec<&Sent> {
         sent.iter()
