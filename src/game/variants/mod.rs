@@ -36,7 +36,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
         gtd::start(work, key)?;
         return Ok(true);
     }
-    if work.game(key).state.settings.variant == twilight::NAME {
+    if twilight::plays(&work.game(key).state) {
         twilight::start(work, key)?;
         return Ok(true);
     }
@@ -166,7 +166,7 @@ pub fn take_power_orders(
     if work.game(key).state.masters.is_some() {
         return masters::take_power_orders(work, key, sender, power, orders);
     }
-    if work.game(key).state.twilight.is_some() {
+    if twilight::plays(&work.game(key).state) {
         return twilight::take_power_orders(work, key, sender, power, orders);
     }
     Ok(vec![None; orders.len()])
@@ -185,7 +185,7 @@ pub fn adjudicate(
     if state.masters.is_some() {
         return Some(masters::adjudicate(map, rules, state, position, given));
     }
-    if state.twilight.is_some() {
+    if twilight::plays(state) {
         return Some(twilight::adjudicate(rules, state, position, given));
     }
     None
@@ -198,7 +198,7 @@ pub fn submit_map(
     sender: &str,
     text: &str,
 ) -> Result<Answer, EngineError> {
-    if work.game(key).state.settings.variant == twilight::NAME {
+    if twilight::plays(&work.game(key).state) {
         return twilight::submit(work, key, sender, text);
     }
     let variant = work.game(key).state.settings.variant.clone();
@@ -210,7 +210,7 @@ pub fn submit_map(
 /// Hook: a power's current order as the reply's summary lists it (Twilight
 /// Zone: with the map it uses). `None`: the canonical order.
 pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
-    if state.twilight.is_some() {
+    if twilight::plays(state) {
         return twilight::order_line(state, power, order);
     }
     None
@@ -219,7 +219,7 @@ pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<Strin
 /// Hook: why an order line kept for a later phase or an `IF` block cannot be
 /// kept as written (Twilight Zone: one naming a map). `None`: it can.
 pub fn kept_order_refusal(state: &GameState, line: &str) -> Option<String> {
-    if state.twilight.is_some() {
+    if twilight::plays(state) {
         return twilight::kept_order_refusal(line);
     }
     None
@@ -228,7 +228,7 @@ pub fn kept_order_refusal(state: &GameState, line: &str) -> Option<String> {
 /// Hook: the master's `FORCE BEGIN` was accepted (Twilight Zone: start
 /// without waiting for the players' maps).
 pub fn force_begin(state: &mut GameState) {
-    if state.settings.variant == twilight::NAME {
+    if twilight::plays(state) {
         twilight::force(state);
     }
 }
@@ -236,7 +236,7 @@ pub fn force_begin(state: &mut GameState) {
 /// Hook: the season report of a phase just played, as the variant prints it
 /// (Twilight Zone: the map each order used, years BC, no borders disclosed).
 pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
-    if state.twilight.is_some() {
+    if twilight::plays(state) {
         twilight::edit_report(state, report);
     }
     if state.masters.is_some() {
@@ -252,7 +252,7 @@ pub fn replay_adjudication(
     before: &crate::judge::Position,
     orders: &[crate::orders::PowerOrder],
 ) -> Option<crate::judge::Adjudication> {
-    if state.twilight.is_some() {
+    if twilight::plays(state) {
         return Some(twilight::replay_adjudication(state, before, orders));
     }
     None

@@ -79,6 +79,11 @@ pub struct Choice {
     pub map: String,
 }
 
+/// Is this game played under Twilight Zone rules?
+pub fn plays(state: &GameState) -> bool {
+    state.settings.variant == NAME
+}
+
 fn map() -> &'static Map {
     rules::base()
 }
