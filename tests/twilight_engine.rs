@@ -640,6 +640,13 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     );
     assert!(history.contains("Portugal (French Map)"), "{history}");
     assert!(!history.contains("can retreat to"), "{history}");
+    // The years count down: after the Winter of 1901 BC comes Spring 1900 BC.
+    assert_eq!(table.phase().to_string(), "W1901A");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "S1902M");
+    let winter = results_to(&mut table, &address("France"), "W1901A");
+    assert!(winter.contains("Winter of 1901 BC"), "{winter}");
+    assert!(winter.contains("Spring of 1900 BC"), "{winter}");
     assert_no_leak(&mut table, &maps());
 }
 
