@@ -179,14 +179,15 @@ pub fn take_variant_order(
         )));
     }
     let phase = position.phase.kind;
-    let text = canon.clone();
+    // The line as written is not passed to variant orders: its canonical form
+    // stands for it in the record of orders given.
     record(
         work,
         key,
         sender,
         &power,
         &mark,
-        &text,
+        &canon,
         phase,
         Stored::Adjustment(canon.clone()),
     )?;
