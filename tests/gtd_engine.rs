@@ -1195,3 +1195,53 @@ fn a_gtd_game_is_not_forced_to_begin_with_fewer_than_22_players() {
         "the 22nd player starts it"
     );
 }
+
+#[test]
+fn a_fall_with_retreats_is_followed_by_the_winter() {
+    let mut table = started();
+    let units: Vec<U<'_>> = vec![
+        ("Germany", "A", "mun", "p01"),
+        ("Germany", "A", "ber", "p02"),
+        ("France", "A", "bur", "p03"),
+        ("France", "A", "tyr", "p04"),
+    ];
+    board(&mut table, "F1901M", &units, &[]);
+    ok(&mut table, "p03", "A BUR - MUN");
+    ok(&mut table, "p04", "A TYR S A BUR - MUN");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "F1901R");
+    ok(&mut table, "p01", "A MUN - BOH");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1901A");
+    let g = gtd(&mut table);
+    assert_eq!(g.state.commander_at(prov("boh")), Some("p01"));
+    assert_eq!(g.state.commander_at(prov("mun")), Some("p03"));
+    assert_eq!(
+        position(&mut table).owner(prov("mun")),
+        Some(power("France"))
+    );
+}
+
+#[test]
+fn a_purge_within_the_allowance_is_made() {
+    let mut table = started();
+    // Seven units: three purges allowed (rule 12 B); the fourth is refused.
+    german_winter(&mut table, 7, 0, "p02");
+    edit(&mut table, |s| {
+        let pos = s.position.as_mut().unwrap();
+        pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
+    });
+    set_head(&mut table, "Germany", "p19");
+    ok(
+        &mut table,
+        "p19",
+        "APPOINT p05 TO A BER\nAPPOINT p06 TO A MUN\nAPPOINT p07 TO A HOL\nAPPOINT p08 TO A DEN",
+    );
+    process(&mut table);
+    let g = gtd(&mut table);
+    assert_eq!(g.state.commander_at(prov("ber")), Some("p05"));
+    assert_eq!(g.state.commander_at(prov("hol")), Some("p07"));
+    assert_ne!(g.state.commander_at(prov("den")), Some("p08"));
+    let r = report(&mut table, "p19");
+    assert!(r.contains("may purge 3 units"), "{r}");
+}
