@@ -355,9 +355,10 @@ fn choice_of(state: &GameState, phase: &str, power: Power, spec: Option<UnitSpec
     let name = power_name(map(), power);
     let Some(spec) = spec else { return power };
     let unit = map().abbr(spec.location.province).to_string();
-    game_of(state)
-        .choices
+    state
+        .twilight
         .iter()
+        .flat_map(|t| &t.choices)
         .find(|c| c.phase == phase && c.power == name && c.unit == unit)
         .and_then(|c| map().power(&c.map))
         .unwrap_or(power)
