@@ -121,6 +121,22 @@ mod tests {
     }
 
     #[test]
+    fn a_convoy_route_is_found_on_the_maps_the_orders_name() {
+        // On the second map the Black Sea opens on the Aegean.
+        let (maps, game) = two_maps();
+        let units = ["Russia: A RUM", "Russia: F BLA", "Russia: F AEG"];
+        let lines = [
+            "Russia: A RUM - GRE",
+            "Russia: F BLA C A RUM - GRE",
+            "Russia: F AEG C A RUM - GRE",
+        ];
+        let adj = play_on(&maps, &game, "S1901M", &units, &lines, &[Some(1); 3]);
+        assert_eq!(results(&adj), ["ok", "ok", "ok"]);
+        let adj = play_on(&maps, &game, "S1901M", &units, &lines, &[Some(0); 3]);
+        assert_eq!(results(&adj)[0], "void");
+    }
+
+    #[test]
     fn a_retreat_is_legal_on_the_map_its_order_names_only() {
         let (maps, game) = two_maps();
         let mut p = position("S1901R", &["Germany: A BUR"]);
