@@ -1245,3 +1245,20 @@ fn a_purge_within_the_allowance_is_made() {
     let r = report(&mut table, "p19");
     assert!(r.contains("may purge 3 units"), "{r}");
 }
+
+#[test]
+fn players_are_named_in_orders_whatever_the_case_or_by_address() {
+    let mut table = started();
+    let hog = head(&mut table, "Turkey").unwrap();
+    let smy = commander(&mut table, "smy");
+    ok(&mut table, &hog, &format!("ABDICATE TO {}", addr(&smy)));
+    ok(&mut table, &smy, "ACCEPT SUCCESSION Turkey");
+    let reply = ok(
+        &mut table,
+        &smy,
+        &format!("VOTE Turkey FOR {}", smy.to_uppercase()),
+    );
+    assert!(reply.contains(&format!("FOR {smy}")), "{reply}");
+    process(&mut table);
+    assert_eq!(head(&mut table, "Turkey"), Some(smy));
+}

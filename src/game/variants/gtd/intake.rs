@@ -120,7 +120,8 @@ pub fn take(
         .masters()
         .any(|m| m.address.eq_ignore_ascii_case(sender));
     if is_master && let Item::Variant(v) = &item {
-        return gamemaster(work, key, v);
+        let v = named(game, v.clone());
+        return gamemaster(work, key, &v);
     }
     let Some(player) = game.player_of(sender).map(str::to_string) else {
         return Ok(Err(format!("you do not play in {}", g.state.name)));
@@ -195,7 +196,7 @@ fn check(
 ) -> Result<WrittenDoc, String> {
     let kind = position.phase.kind;
     let order = match item {
-        Item::Variant(v) => return political(map, kind, player, &v),
+        Item::Variant(v) => return political(map, kind, player, &named(game, v)),
         Item::Order(o) => o,
     };
     let order = match (kind, order) {
@@ -456,5 +457,43 @@ fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<An
         _ => Ok(Err(
             "the Gamemaster gives orders to no unit; sign on as a player to order".into(),
         )),
+    }
+}
+
+/// A player named in an order as the game knows them: the seat's name
+/// whatever the case, or the seat of a full address.
+fn seat_name(game: &GtdGame, written: &str) -> String {
+    game.seats
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(written) || s.address.eq_ignore_ascii_case(written))
+        .map_or_else(|| written.to_string(), |s| s.name.clone())
+}
+
+fn named(game: &GtdGame, v: VariantOrder) -> VariantOrder {
+    let n = |p: &String| seat_name(game, p);
+    match v {
+        VariantOrder::Vote {
+            country,
+            player,
+            votes,
+        } => VariantOrder::Vote {
+            country,
+            player: n(&player),
+            votes,
+        },
+        VariantOrder::BuildCommander { unit, commander } => VariantOrder::BuildCommander {
+            unit,
+            commander: n(&commander),
+        },
+        VariantOrder::AppointToUnit { player, unit } => VariantOrder::AppointToUnit {
+            player: n(&player),
+            unit,
+        },
+        VariantOrder::Abdicate { player } => VariantOrder::Abdicate { player: n(&player) },
+        VariantOrder::AppointToCountry { player, country } => VariantOrder::AppointToCountry {
+            player: n(&player),
+            country,
+        },
+        other => other,
     }
 }
