@@ -16,6 +16,10 @@ const TOPICS: &[(&str, &str)] = &[
     ("master", include_str!("../../config/help/master.txt")),
     ("standby", include_str!("../../config/help/standby.txt")),
     ("agora", include_str!("../../config/help/agora.txt")),
+    ("masters", include_str!("../../config/help/masters.txt")),
+    ("twilight", include_str!("../../config/help/twilight.txt")),
+    ("gtd", include_str!("../../config/help/gtd.txt")),
+    ("mapformat", include_str!("../../grammar/twilight-map.md")),
 ];
 
 /// Other words players use for the same topics.
@@ -35,6 +39,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("stand-by", "standby"),
     ("replacement", "standby"),
     ("tournament", "agora"),
+    ("mr", "masters"),
+    ("grand", "gtd"),
 ];
 
 /// The text of a topic (any case; aliases and unambiguous prefixes accepted).
