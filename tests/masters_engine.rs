@@ -847,3 +847,23 @@ fn set_variant_masters_plays_all_six_rules_with_minors() {
     );
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
 }
+
+/// MR2 b: a player may leave own units without orders to spend the orders on
+/// units in civil disorder; having written such orders, the power is not late.
+#[test]
+fn mr2_variable_control_instead_of_own_orders_is_not_late() {
+    let mut table = create("standard masters=MR1,MR2");
+    let late = |table: &mut Table| {
+        let state = table.state();
+        legate::game::advance::late_powers(map_of(&state), &state).expect("late powers")
+    };
+    assert!(late(&mut table).contains(&"France".to_string()));
+    let a = orders(&mut table, "France", "A Par - Bur\nA Mar H\nSpain: A Spa H\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        !late(&mut table).contains(&"France".to_string()),
+        "F Bre left without an order for a variable-control order"
+    );
+    // A power that wrote nothing at all is still late.
+    assert!(late(&mut table).contains(&"England".to_string()));
+}

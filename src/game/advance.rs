@@ -65,6 +65,7 @@ pub fn late_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineEr
     for (p, name) in played_powers(map, state) {
         if owes_orders(map, &position, p)
             && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
+            && !super::variants::orders_given_otherwise(state, &name)
         {
             late.push(name);
         }

@@ -225,6 +225,17 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     silent.then_some(false)
 }
 
+/// Has `power` written variable-control orders this phase? Its own units left
+/// without orders then hold by choice: MR2 b lets a player spend orders on
+/// units in civil disorder instead of its own, so it is not late.
+pub fn wrote_variable_control(state: &GameState, power: &str) -> bool {
+    state
+        .masters
+        .as_ref()
+        .and_then(|g| g.control.get(power))
+        .is_some_and(|orders| !orders.is_empty())
+}
+
 /// The sender's Masters orders kept for the deadline, for the end of a reply.
 pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
     let game = state.masters.as_ref()?;

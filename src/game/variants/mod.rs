@@ -410,6 +410,13 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     Some(agora::ready(state, kind))
 }
 
+/// Hook: has a power's player given this phase's orders in a way the generic
+/// count of own units does not see (Masters: variable-control orders, written
+/// in place of orders for some of the writer's own units, MR2 b)?
+pub fn orders_given_otherwise(state: &GameState, power: &str) -> bool {
+    masters::wrote_variable_control(state, power)
+}
+
 /// Hook: does a power with a majority of centres end the game at once? (Agora:
 /// no; the judge announces winners with notice.)
 pub fn solo_ends_game(state: &GameState) -> bool {
