@@ -658,3 +658,47 @@ fn a_batch_is_stored_in_one_commit_and_each_mail_applied_in_one_more() {
         .expect("pending");
     assert!(pending.is_empty(), "{pending:?}");
 }
+
+/// A Twilight Zone map may come as a plain-text attachment: the judge reads a
+/// mail's body and then its text attachments as one text.
+#[test]
+fn a_map_attached_as_a_text_file_is_read_after_the_body() {
+    let mut judge = Judge::new("");
+    judge.drop_mail(
+        "gm@example.test",
+        "create-tz@example.test",
+        "new game",
+        "CREATE ?tz gm-secret twilight",
+    );
+    judge.once("2027-03-01T09:00:00Z");
+    let map = include_str!("../config/twilight/north-channel.txt");
+    judge.drop_raw(&format!(
+        "From: player@example.test\nTo: {JUDGE}\nSubject: my map\n\
+         Message-ID: <map-1@example.test>\nDate: Mon, 1 Mar 2027 09:10:00 +0000\n\
+         MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b1\"\n\n\
+         --b1\nContent-Type: text/plain; charset=utf-8\n\n\
+         SIGNON ?tz player-secret\nMy map is attached.\n\
+         --b1\nContent-Type: text/plain; charset=utf-8; name=\"north-channel.txt\"\n\
+         Content-Disposition: attachment; filename=\"north-channel.txt\"\n\n\
+         {map}\n--b1--\n"
+    ));
+    let report = judge.once("2027-03-01T09:10:00Z");
+    assert_eq!(report.intake.applied, 1, "{report:?}");
+    let to_player: Vec<_> = judge
+        .sent()
+        .into_iter()
+        .filter(|(to, _, _)| to == "player@example.test")
+        .collect();
+    assert!(
+        to_player
+            .iter()
+            .any(|(_, _, raw)| raw.contains("Map accepted")),
+        "{to_player:#?}"
+    );
+    assert!(
+        to_player
+            .iter()
+            .any(|(_, subject, _)| subject.contains("your Twilight Zone map")),
+        "the picture goes to the designer"
+    );
+}

@@ -204,7 +204,7 @@ fn apply_stored(
             Ok(match guard(tx, settings, id, envelope, now)? {
                 Some(settled) => Err(settled),
                 None => match envelope {
-                    Some(env) => Ok(env.body_lines.join("\n")),
+                    Some(env) => Ok(env.text_lines().join("\n")),
                     None => Err(Outcome::Unreadable),
                 },
             })
@@ -363,7 +363,7 @@ fn guard(
         return Ok(Some(Outcome::Oversize));
     }
     let written = env
-        .body_lines
+        .text_lines()
         .iter()
         .filter(|l| !l.trim().is_empty())
         .count();

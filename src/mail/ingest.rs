@@ -48,6 +48,28 @@ impl Envelope {
     pub fn is_robot(&self) -> bool {
         self.no_reply.is_some()
     }
+
+    /// The lines the judge reads: the body, then each plain-text attachment,
+    /// so a player may attach what is awkward to type in a mail client (a
+    /// Twilight Zone map between `MAP` and `ENDMAP`, a long order list).
+    pub fn text_lines(&self) -> Vec<String> {
+        let mut lines = self.body_lines.clone();
+        for file in self.attachments.iter().filter(|a| a.is_plain_text()) {
+            lines.push(String::new());
+            lines.extend(
+                String::from_utf8_lossy(&file.data)
+                    .lines()
+                    .map(str::to_string),
+            );
+        }
+        lines
+    }
+}
+
+impl Attachment {
+    fn is_plain_text(&self) -> bool {
+        self.content_type == "text/plain"
+    }
 }
 
 /// One attached file.
