@@ -26,20 +26,19 @@ pub struct Args {
     phase: Option<Phase>,
 }
 
-/// Variants that are played on the standard board.
-const ON_STANDARD_MAP: &[&str] = &[
-    "standard",
-    "gtd",
-    "grand-tournament",
-    "masters",
-    "twilight",
-    "twilight-zone",
-    "agora",
-];
+/// Other spellings of the variants' names.
+const ALIASES: &[(&str, &str)] = &[("grand-tournament", "gtd"), ("twilight-zone", "twilight")];
 
 fn load_map(variant: &str) -> Result<&'static Map, String> {
-    if ON_STANDARD_MAP.contains(&variant.to_ascii_lowercase().as_str()) {
-        return Ok(Map::standard());
+    let name = variant.to_ascii_lowercase();
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map_or(name.as_str(), |(_, v)| v);
+    // The judge's own variants read orders with the map their games use
+    // (Masters Rules: with the minor powers).
+    if let Ok(map) = crate::game::process::map_for(name) {
+        return Ok(map);
     }
     if !variant
         .chars()
@@ -157,5 +156,24 @@ mod tests {
         for o in &out {
             assert!(serde_json::from_str::<Value>(o).is_ok(), "{o}");
         }
+    }
+
+    #[test]
+    fn masters_orders_are_read_with_the_minor_powers() {
+        let map = load_map("Masters").expect("masters");
+        let body = parse_body_in(map, "Portugal A Por S A Spa", None);
+        let out = line_json(map, &body.lines[0]);
+        assert!(
+            out.contains(r#""parsed":"PORTUGAL: A POR S A SPA""#),
+            "{out}"
+        );
+        let standard = load_map("standard").expect("standard");
+        let body = parse_body_in(standard, "Portugal A Por S A Spa", None);
+        assert!(line_json(standard, &body.lines[0]).contains("error"));
+        assert!(std::ptr::eq(
+            load_map("twilight-zone").unwrap(),
+            load_map("twilight").unwrap()
+        ));
+        assert!(load_map("narnia").is_err());
     }
 }
