@@ -341,8 +341,11 @@ fn one(
 fn country_str(map: &Map, c: &Country) -> String {
     match c {
         Country::Power(p) => lexicon::power_name(map, *p),
-        Country::Named(n) if n.contains(char::is_whitespace) || n.is_empty() => format!("\"{n}\""),
-        Country::Named(n) => n.clone(),
+        // Bare only when it reads back as the one word it was.
+        Country::Named(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()) => {
+            n.clone()
+        }
+        Country::Named(n) => format!("\"{n}\""),
     }
 }
 
