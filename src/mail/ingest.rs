@@ -49,12 +49,12 @@ impl Envelope {
         self.no_reply.is_some()
     }
 
-    /// The lines the judge reads: the body, then each plain-text attachment,
-    /// so a player may attach what is awkward to type in a mail client (a
-    /// Twilight Zone map between `MAP` and `ENDMAP`, a long order list).
+    /// The lines the judge reads: the body, then each attached map file (a
+    /// plain-text attachment holding a `MAP` line: a Twilight Zone map is awkward
+    /// to type in some mail clients). Other attachments are not read.
     pub fn text_lines(&self) -> Vec<String> {
         let mut lines = self.body_lines.clone();
-        for file in self.attachments.iter().filter(|a| a.is_plain_text()) {
+        for file in self.attachments.iter().filter(|a| a.is_map_file()) {
             lines.push(String::new());
             lines.extend(
                 String::from_utf8_lossy(&file.data)
@@ -67,8 +67,11 @@ impl Envelope {
 }
 
 impl Attachment {
-    fn is_plain_text(&self) -> bool {
+    fn is_map_file(&self) -> bool {
         self.content_type == "text/plain"
+            && String::from_utf8_lossy(&self.data)
+                .lines()
+                .any(|l| l.trim().eq_ignore_ascii_case("map"))
     }
 }
 
@@ -284,6 +287,22 @@ mod tests {
         assert_eq!(header_part(b"A: b\r\n\r\nbody"), b"A: b\r\n\r\n");
         assert_eq!(header_part(b"A: b\n\nbody"), b"A: b\n\n");
         assert_eq!(header_part(b"A: b"), b"A: b");
+    }
+
+    #[test]
+    fn an_attached_map_file_is_read_after_the_body_and_other_files_are_not() {
+        let raw = "From: p@example.test\r\nSubject: s\r\nMIME-Version: 1.0\r\n\
+             Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+             --b\r\nContent-Type: text/plain\r\n\r\nSIGNON ?tz pw\r\n\
+             --b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=\"notes.txt\"\r\n\r\nA Par - Bur\r\n\
+             --b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=\"my.map\"\r\n\r\nMAP\r\nlon nth\r\nENDMAP\r\n\
+             --b--\r\n";
+        let env = ingest(raw.as_bytes(), &opts()).expect("parses");
+        assert_eq!(env.body_lines, vec!["SIGNON ?tz pw"]);
+        assert_eq!(
+            env.text_lines(),
+            vec!["SIGNON ?tz pw", "", "MAP", "lon nth", "ENDMAP"]
+        );
     }
 
     #[test]
