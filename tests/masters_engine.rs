@@ -858,7 +858,11 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
         legate::game::advance::late_powers(map_of(&state), &state).expect("late powers")
     };
     assert!(late(&mut table).contains(&"France".to_string()));
-    let a = orders(&mut table, "France", "A Par - Bur\nA Mar H\nSpain: A Spa H\n");
+    let a = orders(
+        &mut table,
+        "France",
+        "A Par - Bur\nA Mar H\nSpain: A Spa H\n",
+    );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(
         !late(&mut table).contains(&"France".to_string()),
@@ -866,4 +870,18 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
     );
     // A power that wrote nothing at all is still late.
     assert!(late(&mut table).contains(&"England".to_string()));
+}
+
+/// Variable control is decided on the board of its own phase: an order for a
+/// minor's unit in a PHASE block is refused when written, not voided later.
+#[test]
+fn mr2_variable_control_orders_for_a_later_phase_are_refused_at_once() {
+    let mut table = create("standard masters=MR1,MR2");
+    let a = orders(
+        &mut table,
+        "France",
+        "PHASE Fall 1901 Movement\nPortugal: A Por H\nA Par - Bur\n",
+    );
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("current phase"), "{}", a.reply_body);
 }

@@ -301,7 +301,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 return Ok(());
             }
         }
-        pending = self.refuse_kept_orders(&key, pending);
+        pending = self.refuse_kept_orders(&key, &power, pending);
         if pending.is_empty() {
             return Ok(());
         }
@@ -658,8 +658,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let orders: Vec<(String, Order)> =
             pending.iter().map(|p| (p.text.clone(), p.order)).collect();
         let sender = self.sender.clone();
-        let answers =
-            super::variants::take_power_orders(self.work, key, &sender, power, &orders)?;
+        let answers = super::variants::take_power_orders(self.work, key, &sender, power, &orders)?;
         let mut rest = Vec::new();
         for (p, answer) in pending.into_iter().zip(answers) {
             match answer {
@@ -673,11 +672,16 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
 
     /// Orders kept for later (`PHASE`, `IF`) that the game's variant cannot
     /// keep as written are refused; the rest are returned.
-    fn refuse_kept_orders(&mut self, key: &str, pending: Vec<PendingOrder>) -> Vec<PendingOrder> {
+    fn refuse_kept_orders(
+        &mut self,
+        key: &str,
+        power: &str,
+        pending: Vec<PendingOrder>,
+    ) -> Vec<PendingOrder> {
         let mut rest = Vec::new();
         for p in pending {
             let state = &self.work.game(key).state;
-            match super::variants::kept_order_refusal(state, &p.text) {
+            match super::variants::kept_order_refusal(state, power, &p.text) {
                 Some(why) => self.fail(p.line, &p.text, why),
                 None => rest.push(p),
             }

@@ -149,7 +149,9 @@ impl Session<'_, '_, '_> {
                 });
                 self.ok(
                     text,
-                    format!("You have already joined {name}; signed on (powers are not assigned yet)."),
+                    format!(
+                        "You have already joined {name}; signed on (powers are not assigned yet)."
+                    ),
                 );
             } else {
                 self.fail(line, text, format!("you have already joined {name}"));

@@ -236,6 +236,22 @@ pub fn wrote_variable_control(state: &GameState, power: &str) -> bool {
         .is_some_and(|orders| !orders.is_empty())
 }
 
+/// Variable control is decided on the board of the phase it is written in
+/// (MR2 a: eligibility "at that time"), so an order for another power's unit
+/// is not kept for a later phase or an `IF` block: refused, never voided later.
+pub fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option<String> {
+    state.masters.as_ref()?;
+    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let named = crate::grammar::parse_order(map, line).ok()?.power?;
+    let name = crate::game::docs::power_name(map, named);
+    (!name.eq_ignore_ascii_case(writer)).then(|| {
+        format!(
+            "an order for a unit of {name} (variable control, MR2) is taken only for the \
+             current phase, not in PHASE or IF blocks; send it in its phase"
+        )
+    })
+}
+
 /// The sender's Masters orders kept for the deadline, for the end of a reply.
 pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
     let game = state.masters.as_ref()?;

@@ -125,7 +125,10 @@ pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, En
 /// Hook: who signs press sent by a member who plays no power (GTD: the
 /// player's name), if the variant lets them send press.
 pub fn press_author(state: &GameState, sender: &str) -> Option<String> {
-    state.gtd.as_ref().and_then(|g| gtd::press_author(g, sender))
+    state
+        .gtd
+        .as_ref()
+        .and_then(|g| gtd::press_author(g, sender))
 }
 
 /// Hook: does press to `powers` reach this member of a variant game (GTD: a
@@ -216,13 +219,14 @@ pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<Strin
     None
 }
 
-/// Hook: why an order line kept for a later phase or an `IF` block cannot be
-/// kept as written (Twilight Zone: one naming a map). `None`: it can.
-pub fn kept_order_refusal(state: &GameState, line: &str) -> Option<String> {
+/// Hook: why an order line of `power`'s player kept for a later phase or an
+/// `IF` block cannot be kept as written (Twilight Zone: one naming a map;
+/// Masters Rules: one for another power's unit). `None`: it can.
+pub fn kept_order_refusal(state: &GameState, power: &str, line: &str) -> Option<String> {
     if twilight::plays(state) {
         return twilight::kept_order_refusal(line);
     }
-    None
+    masters::kept_order_refusal(state, power, line)
 }
 
 /// Hook: the master's `FORCE BEGIN` was accepted (Twilight Zone: start
