@@ -19,11 +19,19 @@ pub struct UnitSpec {
 
 impl UnitSpec {
     pub fn at(location: Location) -> UnitSpec {
-        UnitSpec { kind: None, location, power: None }
+        UnitSpec {
+            kind: None,
+            location,
+            power: None,
+        }
     }
 
     pub fn new(kind: UnitKind, location: Location) -> UnitSpec {
-        UnitSpec { kind: Some(kind), location, power: None }
+        UnitSpec {
+            kind: Some(kind),
+            location,
+            power: None,
+        }
     }
 
     pub fn province(&self) -> Province {
@@ -39,13 +47,25 @@ pub enum Order {
     /// `A PAR - BUR`, `A LON - BEL VIA CONVOY`. In a retreat phase, a retreat.
     /// A written convoy route (`A LON - NTH - BEL`) is read as `via_convoy`; the
     /// fleets are not kept (DATC 4.A.6: the route is the convoying fleets' business).
-    Move { unit: UnitSpec, to: Location, via_convoy: bool },
+    Move {
+        unit: UnitSpec,
+        to: Location,
+        via_convoy: bool,
+    },
     /// `F LON S A YOR` (support to hold)
     SupportHold { unit: UnitSpec, supported: UnitSpec },
     /// `F LON S A YOR - NTH`
-    SupportMove { unit: UnitSpec, supported: UnitSpec, to: Location },
+    SupportMove {
+        unit: UnitSpec,
+        supported: UnitSpec,
+        to: Location,
+    },
     /// `F NTH C A LON - BEL`
-    Convoy { unit: UnitSpec, army: UnitSpec, to: Location },
+    Convoy {
+        unit: UnitSpec,
+        army: UnitSpec,
+        to: Location,
+    },
     /// `A MUN D` in a retreat phase.
     Disband { unit: UnitSpec },
     /// `BUILD A PAR`, `BUILD F STP/NC`.

@@ -121,7 +121,11 @@ impl FromStr for Phase {
         };
         let year: u16 = t[1..t.len() - 1].parse().map_err(|_| err())?;
         let phase = Phase::new(season, year, kind);
-        if phase.is_valid() { Ok(phase) } else { Err(err()) }
+        if phase.is_valid() {
+            Ok(phase)
+        } else {
+            Err(err())
+        }
     }
 }
 
@@ -147,7 +151,10 @@ mod tests {
             seen.push(p.to_string());
             p = p.successor();
         }
-        assert_eq!(seen, ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M"]);
+        assert_eq!(
+            seen,
+            ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M"]
+        );
         assert!(Phase::first() < Phase::first().successor());
     }
 }

@@ -787,7 +787,9 @@ async fn a_grand_tournament_game_by_mail() {
     let t0 = t("2027-03-01T09:00:00Z");
     let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
     let game = "gtde2e";
-    let players: Vec<String> = (1..=22).map(|i| format!("gtd{i:02}@example.test")).collect();
+    let players: Vec<String> = (1..=22)
+        .map(|i| format!("gtd{i:02}@example.test"))
+        .collect();
     let mut mails = vec![PlayerMail::plain(
         MASTER,
         "gtd-create@example.test",
@@ -812,12 +814,18 @@ async fn a_grand_tournament_game_by_mail() {
     }
     let first = mailbox(&stack, &players[0]).await;
     let announcement = text_of(one_with(&first, "Game starting"));
-    assert!(announcement.contains("head of government"), "{announcement}");
+    assert!(
+        announcement.contains("head of government"),
+        "{announcement}"
+    );
     let lvp = gtd_commander(&announcement, "A LVP");
     let par = gtd_commander(&announcement, "A PAR");
     let at = |name: &str| format!("{name}@example.test");
     let pw = |name: &str| {
-        let i = players.iter().position(|p| *p == at(name)).expect("a player");
+        let i = players
+            .iter()
+            .position(|p| *p == at(name))
+            .expect("a player");
         format!("pw-{i}")
     };
 
@@ -849,7 +857,10 @@ async fn a_grand_tournament_game_by_mail() {
         .map(text_of)
         .find(|t| t.contains("Lvp-Wal"))
         .expect("the answer to the orders");
-    assert!(reply.contains("does not command the unit in LVP"), "{reply}");
+    assert!(
+        reply.contains("does not command the unit in LVP"),
+        "{reply}"
+    );
     assert!(reply.contains("A PAR - BUR"), "{reply}");
 
     // The Gamemaster processes; every player gets the season's report.
@@ -868,7 +879,10 @@ async fn a_grand_tournament_game_by_mail() {
     let results = text_of(one_with(&mails, "S1901M results"));
     assert!(results.contains("A LVP - YOR"), "{results}");
     assert!(results.contains(&lvp), "{results}");
-    assert!(results.contains("You command: A YOR (England)"), "{results}");
+    assert!(
+        results.contains("You command: A YOR (England)"),
+        "{results}"
+    );
     assert!(results.contains("F1901M"), "{results}");
 
     // Fall 1901 with no orders: units hold, and the Winter comes next.
@@ -877,7 +891,10 @@ async fn a_grand_tournament_game_by_mail() {
     stack.wait_delivered(&lvp_at, before_lvp + 3).await;
     let mails = mailbox(&stack, &lvp_at).await;
     let fall = text_of(one_with(&mails, "F1901M results"));
-    assert!(fall.contains("W1901A"), "the Winter is always played: {fall}");
+    assert!(
+        fall.contains("W1901A"),
+        "the Winter is always played: {fall}"
+    );
     println!("{fall}");
 }
 
@@ -1098,8 +1115,13 @@ async fn an_agora_tournament_by_mail() {
     send_all(&stack, &mails).await;
     let pass = run_once(&config, t0).await.expect("pass");
     assert_eq!(pass.intake.applied, 5, "{pass:?}");
-    agora_mail(&stack, &contestants[0], "Tournament", "c4@example.test enters the tournament.")
-        .await;
+    agora_mail(
+        &stack,
+        &contestants[0],
+        "Tournament",
+        "c4@example.test enters the tournament.",
+    )
+    .await;
 
     // Entry closes after seven days; the Gamemaster begins.
     let begin = t0 + chrono::Duration::days(8);
@@ -1152,7 +1174,13 @@ async fn an_agora_tournament_by_mail() {
     run_once(&config, begin + chrono::Duration::minutes(5))
         .await
         .expect("pass");
-    agora_mail(&stack, &contestants[3], "Tournament", "Proposal 1 submitted").await;
+    agora_mail(
+        &stack,
+        &contestants[3],
+        "Tournament",
+        "Proposal 1 submitted",
+    )
+    .await;
     let votes: Vec<PlayerMail> = (1..=3)
         .map(|i| {
             PlayerMail::plain(
@@ -1178,7 +1206,10 @@ async fn an_agora_tournament_by_mail() {
         "Proposal 1 is enacted with 3 votes in favour and 0 against",
     )
     .await;
-    assert!(enacted.contains("8. Proposals pass with two votes in favour."), "{enacted}");
+    assert!(
+        enacted.contains("8. Proposals pass with two votes in favour."),
+        "{enacted}"
+    );
     for c in &contestants {
         for m in mailbox(&stack, c).await {
             let text = text_of(&m);
@@ -1193,7 +1224,13 @@ async fn an_agora_tournament_by_mail() {
             }
         }
     }
-    let reply = agora_mail(&stack, &contestants[1], "", "Your vote for proposal 1 is recorded").await;
+    let reply = agora_mail(
+        &stack,
+        &contestants[1],
+        "",
+        "Your vote for proposal 1 is recorded",
+    )
+    .await;
     assert!(!reply.contains("against"), "{reply}");
 
     // The turn is processed at 12:00 UTC on the second day after the start.
@@ -1245,10 +1282,16 @@ fn tz_maps() -> Vec<(&'static str, String)> {
     vec![
         ("A", tz_design(TZ_BALTIC_GATE)),
         ("E", tz_swap(nc, "nao", "mao")),
-        ("F", tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - pic\n")),
+        (
+            "F",
+            tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - pic\n"),
+        ),
         ("G", tz_design(nc)),
         ("I", tz_design(TZ_IONIAN_BRIDGE)),
-        ("R", tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - gas\n")),
+        (
+            "R",
+            tz_design(nc).replace("LAND ONLY\n", "LAND ONLY\nbre - gas\n"),
+        ),
         ("T", tz_swap(nc, "bla", "mao")),
     ]
 }
@@ -1397,7 +1440,10 @@ async fn a_twilight_zone_game_by_mail() {
         "{results}"
     );
     assert!(results.contains("(English Map)"), "{results}");
-    assert!(results.contains("Brest -> Picardy (German Map)"), "{results}");
+    assert!(
+        results.contains("Brest -> Picardy (German Map)"),
+        "{results}"
+    );
     assert!(results.contains("bounce"), "{results}");
 
     // Rule 4.3: no mail to one player holds a line only another's map has.
@@ -1405,7 +1451,12 @@ async fn a_twilight_zone_game_by_mail() {
         let unique: Vec<&str> = design
             .lines()
             .filter(|l| l.len() > 4)
-            .filter(|l| maps.iter().filter(|(_, d)| d.lines().any(|x| x == *l)).count() == 1)
+            .filter(|l| {
+                maps.iter()
+                    .filter(|(_, d)| d.lines().any(|x| x == *l))
+                    .count()
+                    == 1
+            })
             .collect();
         for (other, _) in &maps {
             if other == initial {
@@ -1414,11 +1465,13 @@ async fn a_twilight_zone_game_by_mail() {
             for m in mailbox(&stack, address(other)).await {
                 let text = text_of(&m);
                 for line in &unique {
-                    assert!(!text.contains(line), "{other} saw {line:?} of {initial}'s map");
+                    assert!(
+                        !text.contains(line),
+                        "{other} saw {line:?} of {initial}'s map"
+                    );
                 }
                 assert!(!text.contains("can retreat to"), "{text}");
             }
         }
     }
 }
-

@@ -15,7 +15,11 @@ mod run;
 mod verify_lots;
 
 #[derive(Parser)]
-#[command(name = "legate", version, about = "An email judge for Diplomacy and its variants")]
+#[command(
+    name = "legate",
+    version,
+    about = "An email judge for Diplomacy and its variants"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -320,9 +320,7 @@ impl Command {
             Command::Register(_) => Some(Block::Register),
             Command::MapBlock(_) => Some(Block::Map),
             Command::Propose(_) => Some(Block::Propose),
-            Command::AmendRegulations(_) | Command::EndTournament(_) => {
-                Some(Block::Regulations)
-            }
+            Command::AmendRegulations(_) | Command::EndTournament(_) => Some(Block::Regulations),
             _ => None,
         }
     }

@@ -247,7 +247,11 @@ pub fn phase_words_in(phase: &Phase, era: crate::phase::Era) -> String {
         PhaseKind::Retreat => "Retreats",
         PhaseKind::Adjustment => "Adjustments",
     };
-    format!("{kind} for {} of {}", season_name(phase.season), era.year(phase.year))
+    format!(
+        "{kind} for {} of {}",
+        season_name(phase.season),
+        era.year(phase.year)
+    )
 }
 
 /// The reasons for failed orders, one paragraph each.
