@@ -706,7 +706,7 @@ fn orders_from_a_removed_contestant_give_way_to_civil_disorder() {
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let a = tour.gm("REMOVE CONTESTANT c2@players.test\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
-    assert!(tour.state().orders.get(&power).is_none());
+    assert!(!tour.state().orders.contains_key(&power));
     tour.run_clock();
     let after = tour.state().position.unwrap();
     assert!(

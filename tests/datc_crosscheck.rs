@@ -9,7 +9,7 @@
 mod datc_support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use datc_support::{Case, OrderLine, UnitLine};
@@ -231,7 +231,7 @@ fn txt_id(id: &str) -> Option<String> {
     (parts.len() == 3 && parts[2].chars().all(|c| c.is_ascii_digit())).then(|| id.to_string())
 }
 
-fn check_txt(dir: &PathBuf, by_id: &BTreeMap<String, &Case>, problems: &mut Vec<String>) -> usize {
+fn check_txt(dir: &Path, by_id: &BTreeMap<String, &Case>, problems: &mut Vec<String>) -> usize {
     let text =
         std::fs::read_to_string(dir.join("datc_v2.4_06.txt")).expect("read datc_v2.4_06.txt");
     let mut compared = 0;
@@ -418,7 +418,7 @@ fn check_orders(
     }
 }
 
-fn check_json(dir: &PathBuf, by_id: &BTreeMap<String, &Case>, problems: &mut Vec<String>) -> usize {
+fn check_json(dir: &Path, by_id: &BTreeMap<String, &Case>, problems: &mut Vec<String>) -> usize {
     let text = std::fs::read_to_string(dir.join("datc.json")).expect("read datc.json");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("datc.json is JSON");
     let mut compared = 0;

@@ -118,8 +118,7 @@ fn report(table: &mut Table, player: &str) -> String {
     let mails: Vec<OutboxMail> = table.outbox();
     mails
         .into_iter()
-        .filter(|m| m.recipients.contains(&to) && m.subject.contains("results"))
-        .next_back()
+        .rfind(|m| m.recipients.contains(&to) && m.subject.contains("results"))
         .map(|m| m.body)
         .expect("a results mail")
 }
@@ -816,8 +815,7 @@ fn the_gamemaster_removes_a_silent_player() {
         .outbox()
         .into_iter()
         .filter(|m| m.recipients.contains(&"gm@judge.test".to_string()))
-        .filter(|m| m.subject.contains("results"))
-        .next_back()
+        .rfind(|m| m.subject.contains("results"))
         .expect("the master's report");
     assert!(gm.body.contains("rule 22"), "{}", gm.body);
     assert!(gm.body.contains(&war), "{}", gm.body);

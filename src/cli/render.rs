@@ -145,8 +145,7 @@ fn from_store(
             let found = phases
                 .into_iter()
                 .filter(|r| !r.rolled_back)
-                .filter(|r| wanted.is_none_or(|w| r.phase.parse::<Phase>().is_ok_and(|p| p == w)))
-                .next_back();
+                .rfind(|r| wanted.is_none_or(|w| r.phase.parse::<Phase>().is_ok_and(|p| p == w)));
             Ok::<_, crate::store::StoreError>(match found {
                 Some(r) => Ok((r, g.rules_preset)),
                 None => Err(match phase {

@@ -322,10 +322,10 @@ impl Reader<'_> {
             self.after_command(c);
         }
         self.push(n, seg, entry);
-        if let Some(b) = self.block.as_mut() {
-            if b.at == usize::MAX {
-                b.at = self.body.lines.len() - 1;
-            }
+        if let Some(b) = self.block.as_mut()
+            && b.at == usize::MAX
+        {
+            b.at = self.body.lines.len() - 1;
         }
     }
 

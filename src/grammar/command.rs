@@ -740,10 +740,12 @@ fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     let mut field = raw(cur, "a power initial and game name (Fmygame)")?;
     // `SIGNON F mygame pw`: a lone initial, then the game, then the password.
     let tail = cur.line.toks.len() - cur.pos;
-    if field.chars().count() == 1 && field.chars().all(|c| c.is_ascii_alphabetic()) && tail >= 2 {
-        if let Some(game) = cur.raw_field() {
-            field.push_str(game);
-        }
+    if field.chars().count() == 1
+        && field.chars().all(|c| c.is_ascii_alphabetic())
+        && tail >= 2
+        && let Some(game) = cur.raw_field()
+    {
+        field.push_str(game);
     }
     let bad = |what: &str| GrammarError::new(ErrorKind::Expected, col, &field, what);
     let (seat, game) = if let Some(game) = field.strip_prefix('?') {
@@ -937,11 +939,11 @@ fn diary(cur: &mut Cursor) -> Result<Command, GrammarError> {
 /// `<season> <year> <kind>` (`Spring 1902 Movement`, `F 1901 R`) or `S1902M`.
 fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
     let col = cur.column();
-    if let Some(w) = cur.word() {
-        if let Ok(p) = w.parse::<Phase>() {
-            cur.bump();
-            return Ok(p);
-        }
+    if let Some(w) = cur.word()
+        && let Ok(p) = w.parse::<Phase>()
+    {
+        cur.bump();
+        return Ok(p);
     }
     let season = match cur.word() {
         Some("spring" | "s") => Season::Spring,
@@ -1321,7 +1323,7 @@ fn clock_field(s: &ClockSetting) -> String {
 }
 
 fn hours(minutes: u32) -> String {
-    if minutes % 60 == 0 {
+    if minutes.is_multiple_of(60) {
         format!("{}", minutes / 60)
     } else {
         format!("{}", minutes as f64 / 60.0)

@@ -224,11 +224,12 @@ pub(crate) fn foreign_unit(ctx: &Ctx, cur: &mut Cursor) -> Result<UnitSpec, Gram
 }
 
 fn nationality(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Power>, GrammarError> {
-    if cur.is_kind(Kind::LParen) && cur.peek_at(2).is_some_and(|t| t.kind == Kind::RParen) {
-        if let Some(p) = cur.word_at(1).and_then(|w| lexicon::power(ctx.map, w)) {
-            cur.pos += 3;
-            return Ok(Some(p));
-        }
+    if cur.is_kind(Kind::LParen)
+        && cur.peek_at(2).is_some_and(|t| t.kind == Kind::RParen)
+        && let Some(p) = cur.word_at(1).and_then(|w| lexicon::power(ctx.map, w))
+    {
+        cur.pos += 3;
+        return Ok(Some(p));
     }
     let Some(w) = cur.word() else { return Ok(None) };
     let Some(p) = lexicon::power(ctx.map, w) else {

@@ -65,10 +65,10 @@ impl Svg {
     fn new(layout: &Layout) -> Svg {
         let (w, h) = (layout.width, layout.height);
         let mut out = String::with_capacity(64 * 1024);
-        let _ = write!(
+        let _ = writeln!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-             viewBox=\"0 0 {w} {h}\" font-family=\"{FONT}\">\n"
+             viewBox=\"0 0 {w} {h}\" font-family=\"{FONT}\">"
         );
         out.push_str(
             "<defs>\
