@@ -561,6 +561,11 @@ fn a_secession_with_a_defection_to_the_new_country() {
     assert_eq!(pos.owner(prov("spa")), Some(brittany));
     assert_eq!(pos.owner(prov("bre")), Some(brittany));
     assert_eq!(table.phase().to_string(), "W1901A");
+    // LIST and SUMMARY name the new country, not its number.
+    let list = ok(&mut table, "p10", &format!("LIST {GAME}\nSUMMARY {GAME}"));
+    assert!(list.contains("Brittany   F BRE"), "{list}");
+    assert!(list.contains("Brittany 2"), "{list}");
+    assert!(!list.contains("power 7"), "{list}");
 }
 
 #[test]

@@ -58,6 +58,7 @@ pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
     }
     out.push_str(&whogame(state));
     if let Some(p) = &state.position {
+        let p = &p.relabelled(&super::variants::display_names(state));
         out.push_str("\nUnits:\n");
         out.push_str(&results::units(p));
         out.push('\n');
@@ -83,9 +84,10 @@ pub fn whogame(state: &GameState) -> String {
 
 pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
     let mut out = format!("Summary of {}:\n", state.name);
+    let names = super::variants::display_names(state);
     for rec in tx.phases(game)? {
-        let after: PositionDoc = match serde_json::from_str(&rec.position_after) {
-            Ok(p) => p,
+        let after: PositionDoc = match serde_json::from_str::<PositionDoc>(&rec.position_after) {
+            Ok(p) => p.relabelled(&names),
             Err(_) => continue,
         };
         let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();

@@ -118,6 +118,25 @@ fn set_of(map: &Map, list: &[String]) -> Result<ProvinceSet, DocError> {
 }
 
 impl PositionDoc {
+    /// The same position with powers renamed for display (`power 7` ->
+    /// the name a variant gives it), per `names` (stored name -> shown name).
+    pub fn relabelled(&self, names: &std::collections::BTreeMap<String, String>) -> PositionDoc {
+        let name = |p: &String| names.get(p).cloned().unwrap_or_else(|| p.clone());
+        let mut doc = self.clone();
+        for u in doc
+            .units
+            .iter_mut()
+            .chain(doc.dislodged.iter_mut().map(|d| &mut d.unit))
+        {
+            u.power = name(&u.power);
+        }
+        for owner in doc.owners.values_mut() {
+            *owner = name(owner);
+        }
+        doc.homes = doc.homes.into_iter().map(|(p, h)| (name(&p), h)).collect();
+        doc
+    }
+
     pub fn from_position(map: &Map, p: &Position) -> PositionDoc {
         let owners = p
             .owners

@@ -421,6 +421,24 @@ pub fn orders_given_otherwise(state: &GameState, power: &str) -> bool {
     masters::wrote_variable_control(state, power)
 }
 
+/// Hook: names shown for powers the map does not name (GTD: countries
+/// declared independent, stored as `power 7`...), stored name -> shown name.
+pub fn display_names(state: &GameState) -> std::collections::BTreeMap<String, String> {
+    let Some(gtd) = state.gtd.as_ref() else {
+        return Default::default();
+    };
+    let map = crate::map::Map::standard();
+    gtd.state
+        .countries
+        .iter()
+        .map(|c| {
+            let stored = super::docs::power_name(map, crate::map::Power(c.power));
+            (stored, c.name.clone())
+        })
+        .filter(|(stored, shown)| stored != shown)
+        .collect()
+}
+
 /// Hook: does a power with a majority of centres end the game at once? (Agora:
 /// no; the judge announces winners with notice.)
 pub fn solo_ends_game(state: &GameState) -> bool {
