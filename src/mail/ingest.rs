@@ -54,24 +54,23 @@ impl Envelope {
     /// to type in some mail clients). Other attachments are not read.
     pub fn text_lines(&self) -> Vec<String> {
         let mut lines = self.body_lines.clone();
-        for file in self.attachments.iter().filter(|a| a.is_map_file()) {
+        for text in self.attachments.iter().filter_map(Attachment::map_text) {
             lines.push(String::new());
-            lines.extend(
-                String::from_utf8_lossy(&file.data)
-                    .lines()
-                    .map(str::to_string),
-            );
+            lines.extend(text.lines().map(str::to_string));
         }
         lines
     }
 }
 
 impl Attachment {
-    fn is_map_file(&self) -> bool {
-        self.content_type == "text/plain"
-            && String::from_utf8_lossy(&self.data)
-                .lines()
-                .any(|l| l.trim().eq_ignore_ascii_case("map"))
+    /// The text of a map file: a plain-text attachment holding a `MAP` line.
+    fn map_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if self.content_type != "text/plain" {
+            return None;
+        }
+        let text = String::from_utf8_lossy(&self.data);
+        let is_map = text.lines().any(|l| l.trim().eq_ignore_ascii_case("map"));
+        is_map.then_some(text)
     }
 }
 
