@@ -1,12 +1,12 @@
 //! Scenario tests of the Agora Birthday Tournament's rules core.
 
 use chrono::{DateTime, Duration, Utc};
-use legate::game::clock::next_deadline;
 use legate::grammar::{Condition, parse_order_in};
 use legate::judge::Position;
 use legate::map::{Map, Power, UnitKind};
 use legate::orders::Order;
 use legate::phase::PhaseKind;
+use legate::schedule::next_deadline;
 use legate::variant::agora::assistants::{Assistant, AssistantError, Assistants, OrderEntry};
 use legate::variant::agora::draw_clock::{DrawClock, DrawError};
 use legate::variant::agora::proposals::{Change, ProposalError, Proposals, Status};

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, TimeZone, Timelike, Utc, Weekday};
 use chrono_tz::Tz;
-use legate::game::clock::{
+use legate::schedule::{
     Absence, PhaseSchedule, Weekdays, align, format_in, format_remaining, grace_end, next_deadline,
     push_past_absences, resolve_local,
 };

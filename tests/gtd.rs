@@ -2,9 +2,9 @@
 //! come from a fixed secret, orders read as players write them in mail, the
 //! movement adjudicated by the real judge under the 1971 rules.
 
-use legate::game::lots::{self, Draw, LotError, LotSecret};
 use legate::grammar::{Entry, OrderItem, parse_line};
 use legate::judge::{Adjudication, Countries, Edition, Position, Rules, Unit, adjudicate};
+use legate::lots::{self, Draw, LotError, LotSecret};
 use legate::map::{Map, Power, Province, UnitKind};
 use legate::phase::{Phase, PhaseKind};
 use legate::variant::gtd::final_place::{final_place_list, winner};

@@ -173,8 +173,8 @@ fn twenty_two_players_join_and_the_lot_gives_countries_units_and_heads() {
     // secret is 32 bytes of 1.
     assert!(!s.draws.is_empty());
     let commitment = s.lot_commitment.clone().expect("commitment");
-    let secret = legate::game::lots::LotSecret([1; 32]);
-    assert!(legate::game::lots::verify(&secret, &commitment, &s.draws).is_empty());
+    let secret = legate::lots::LotSecret([1; 32]);
+    assert!(legate::lots::verify(&secret, &commitment, &s.draws).is_empty());
     assert_eq!(s.draws.len(), game.state.draws.len());
     assert_eq!(s.settings.rules, "1971");
     let announce = table

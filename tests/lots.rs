@@ -1,6 +1,6 @@
 //! Auditable lots: commitment, draws, verification.
 
-use legate::game::lots::{Draw, DrawProblem, LotError, LotSecret, draw, verify};
+use legate::lots::{Draw, DrawProblem, LotError, LotSecret, draw, verify};
 use sha2::{Digest, Sha256};
 
 fn secret(byte: u8) -> LotSecret {

@@ -330,8 +330,8 @@ fn setup(db: &Path, games: usize, due: usize, cheap_hashes: bool) -> Result<(), 
                     let secret = row
                         .lot_secret
                         .as_deref()
-                        .and_then(crate::game::lots::LotSecret::from_hex)
-                        .unwrap_or(crate::game::lots::LotSecret([0; 32]));
+                        .and_then(crate::lots::LotSecret::from_hex)
+                        .unwrap_or(crate::lots::LotSecret([0; 32]));
                     work.adopt(new_row, state, secret);
                 }
                 work.flush()

@@ -6,16 +6,16 @@ use serde_json::json;
 
 use super::EngineError;
 use super::assign::{Applicant, assign_powers};
-use super::clock::{self, Absence};
 use super::docs::power_name;
-use super::lots::LotSecret;
 use super::model::{GameState, Outcome, Role, Status};
 use super::orders_check::{missing_orders, owes_orders};
 use super::process::{self, map_for, orders_of, position_of, survivors};
 use super::results;
 use super::work::Work;
 use crate::judge::Position;
+use crate::lots::LotSecret;
 use crate::map::{Map, Power};
+use crate::schedule::{self, Absence};
 use crate::store::NewPhase;
 
 pub fn subject(judge: &str, state: &GameState, what: &str) -> String {
@@ -38,8 +38,8 @@ pub fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -
         (Status::Active, Some(d), Some(p)) => {
             format!(
                 ":: Deadline: {p} {} ({})",
-                clock::format_in(d, tz),
-                clock::format_remaining(now, d)
+                schedule::format_in(d, tz),
+                schedule::format_remaining(now, d)
             )
         }
         (Status::Paused, _, Some(p)) => format!(":: Deadline: {p} (the game is paused)"),
@@ -114,9 +114,9 @@ pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<
         .for_kind(position.phase.kind)
         .clone();
     let tz = state.settings.schedule.tz();
-    let deadline = clock::next_deadline(&sched, tz, now, &absences(map, state, &position));
+    let deadline = schedule::next_deadline(&sched, tz, now, &absences(map, state, &position));
     state.clock.deadline = Some(deadline);
-    state.clock.grace = Some(clock::grace_end(&sched, deadline));
+    state.clock.grace = Some(schedule::grace_end(&sched, deadline));
     state.clock.late_notice_sent = false;
     state.clock.explicit = false;
     Ok(())
@@ -134,10 +134,11 @@ pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), E
         .for_kind(position.phase.kind)
         .clone();
     let tz = state.settings.schedule.tz();
-    let pushed = clock::push_past_absences(&sched, tz, deadline, &absences(map, state, &position));
+    let pushed =
+        schedule::push_past_absences(&sched, tz, deadline, &absences(map, state, &position));
     if pushed != deadline {
         state.clock.deadline = Some(pushed);
-        state.clock.grace = Some(clock::grace_end(&sched, pushed));
+        state.clock.grace = Some(schedule::grace_end(&sched, pushed));
     }
     Ok(())
 }
@@ -377,7 +378,7 @@ fn give_back_diaries(work: &mut Work<'_, '_>, state: &GameState, id: Option<crat
             body.push_str(&format!(
                 "\n{}. {} ({}{}):\n{}\n",
                 i + 1,
-                clock::format_in(e.at, work.zone_of(&author)),
+                schedule::format_in(e.at, work.zone_of(&author)),
                 e.phase.as_deref().unwrap_or("-"),
                 e.power
                     .as_deref()

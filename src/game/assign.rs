@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::lots::{Draw, LotError, LotSecret, draw};
+use crate::lots::{Draw, LotError, LotSecret, draw};
 
 /// One player waiting for a power.
 #[derive(Clone, Debug)]

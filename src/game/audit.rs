@@ -2,8 +2,8 @@
 //! and every recorded draw.
 
 use super::EngineError;
-use super::lots::{Draw, DrawProblem, LotSecret, verify};
 use super::model::GameState;
+use crate::lots::{Draw, DrawProblem, LotSecret, verify};
 use crate::store::Store;
 
 /// What `legate verify-lots` reports.

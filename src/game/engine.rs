@@ -188,7 +188,7 @@ fn read_lines(
     let map = crate::map::Map::standard();
     let zone = tx
         .account_by_address(sender)?
-        .map(|a| super::clock::zone(&a.time_zone))
+        .map(|a| crate::schedule::zone(&a.time_zone))
         .unwrap_or(config.timezone);
     let parsed = crate::grammar::parse_body(map, body);
     // A game with a map of its own (Masters minor powers) reads its mail with it.

@@ -5,7 +5,6 @@
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
-use super::clock::Weekdays;
 use super::docs::power_name;
 use super::model::PressKind;
 use super::request::{ClockField, Line, PressTarget, Request};
@@ -14,6 +13,7 @@ use crate::grammar::{
     Seat, command_canonical,
 };
 use crate::map::Map;
+use crate::schedule::Weekdays;
 
 /// The engine's lines for a parsed body.
 pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Vec<Line> {

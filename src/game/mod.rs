@@ -1,4 +1,4 @@
-//! The game engine: the clock, lots, game state and the commands that change it.
+//! The game engine: game state and the commands that change it, on the clock.
 //!
 //! `Engine` (in `engine`) is the entry point: `apply` for one mail's lines,
 //! `process_due` for the clock. The rest is pure game logic over `GameState`,
@@ -8,14 +8,12 @@ pub mod advance;
 pub mod answers;
 pub mod assign;
 pub mod audit;
-pub mod clock;
 pub mod conditions;
 pub mod describe;
 pub mod docs;
 pub mod engine;
 pub mod from_grammar;
 pub mod help;
-pub mod lots;
 pub mod model;
 pub mod orders_check;
 pub mod pictures;
@@ -44,5 +42,5 @@ pub enum EngineError {
     #[error(transparent)]
     Process(#[from] process::ProcessError),
     #[error(transparent)]
-    Lot(#[from] lots::LotError),
+    Lot(#[from] crate::lots::LotError),
 }

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::clock::{Absence, Schedule};
 use super::docs::{OrderDoc, PositionDoc};
-use super::lots::Draw;
+use crate::lots::Draw;
+use crate::schedule::{Absence, Schedule};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -22,7 +22,7 @@ pub enum ClockField {
     Time(Option<chrono::NaiveTime>),
     NextHours(u32),
     GraceHours(u32),
-    Days(super::clock::Weekdays),
+    Days(crate::schedule::Weekdays),
 }
 
 /// One line of a mail, as the engine receives it.

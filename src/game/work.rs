@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 
 use super::EngineError;
-use super::clock;
-use super::lots::LotSecret;
 use super::model::{GameState, Role, Status};
+use crate::lots::LotSecret;
+use crate::schedule;
 use crate::store::{
     Game, GameId, GameStatus, InboundId, NewAttachment, NewEvent, NewMembership, NewOutbox,
     OutboxAttachment, Role as StoreRole, Tx,
@@ -195,7 +195,7 @@ impl<'t, 'c> Work<'t, 'c> {
     /// The time zone an address reads times in.
     pub fn zone_of(&self, address: &str) -> chrono_tz::Tz {
         match self.tx.account_by_address(address) {
-            Ok(Some(a)) => clock::zone(&a.time_zone),
+            Ok(Some(a)) => schedule::zone(&a.time_zone),
             _ => self.default_zone,
         }
     }

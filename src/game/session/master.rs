@@ -101,7 +101,7 @@ impl Session<'_, '_, '_> {
                     let tz = self.work.zone_of(&self.sender);
                     self.ok(
                         text,
-                        format!("Grace ends {}.", crate::game::clock::format_in(*t, tz)),
+                        format!("Grace ends {}.", crate::schedule::format_in(*t, tz)),
                     );
                 }
             }
@@ -209,13 +209,13 @@ impl Session<'_, '_, '_> {
                         .kind;
                     let sched = g.state.settings.schedule.for_kind(kind).clone();
                     g.state.clock.deadline = Some(*t);
-                    g.state.clock.grace = Some(crate::game::clock::grace_end(&sched, *t));
+                    g.state.clock.grace = Some(crate::schedule::grace_end(&sched, *t));
                     g.state.clock.late_notice_sent = false;
                     g.state.clock.explicit = true;
                     let tz = self.work.zone_of(&self.sender);
                     self.ok(
                         text,
-                        format!("Deadline set to {}.", crate::game::clock::format_in(*t, tz)),
+                        format!("Deadline set to {}.", crate::schedule::format_in(*t, tz)),
                     );
                 }
             }

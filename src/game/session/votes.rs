@@ -179,7 +179,7 @@ impl Session<'_, '_, '_> {
         let g = self.work.game_mut(&key);
         let map = map_for(&g.state.settings.variant)?;
         if let Some(m) = g.state.player_of_mut(&power) {
-            m.absences.push(crate::game::clock::Absence { from, to });
+            m.absences.push(crate::schedule::Absence { from, to });
         }
         if g.state.status == Status::Active && g.state.position.is_some() {
             advance::reschedule_for_absences(map, &mut g.state)?;
@@ -191,8 +191,8 @@ impl Session<'_, '_, '_> {
             text,
             format!(
                 "Absence recorded from {} to {}.\n{line2}",
-                crate::game::clock::format_in(from, tz),
-                crate::game::clock::format_in(to, tz)
+                crate::schedule::format_in(from, tz),
+                crate::schedule::format_in(to, tz)
             ),
         );
         Ok(())

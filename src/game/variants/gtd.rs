@@ -22,12 +22,12 @@ pub use play::process_one;
 
 use super::super::EngineError;
 use super::super::advance::{self, schedule, subject};
-use super::super::lots::{self, LotSecret};
 use super::super::model::{Role, Settings, Status};
 use super::super::process::{self, map_for};
 use super::super::work::Work;
 use crate::game::docs::OrderDoc;
 use crate::judge::Position;
+use crate::lots::{self, LotSecret};
 use crate::variant::gtd::GtdState;
 use crate::variant::gtd::start::{Entrant, start as opening};
 

@@ -20,7 +20,6 @@ use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::assign::{Applicant, assign_powers};
 use crate::game::docs::{order_text, power_name};
-use crate::game::lots::LotSecret;
 use crate::game::model::{GameState, Role, Status};
 use crate::game::orders_check::{OrderProblem, fits_phase, is_illegal, merge};
 use crate::game::process::{self, orders_of, position_of, rules_for};
@@ -28,6 +27,7 @@ use crate::game::work::Work;
 use crate::judge::{
     Adjudication, Countries, OrderMaps, Position, Reason, Rules, Verdict, adjudicate_on,
 };
+use crate::lots::LotSecret;
 use crate::map::{Map, Power, UnitKind};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 use crate::phase::{Era, Phase, PhaseKind, Season};

@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 
-use crate::game::clock::{PhaseSchedule, Schedule};
+use crate::schedule::{PhaseSchedule, Schedule};
 
 /// Length of one turn.
 pub const TURN_HOURS: i64 = 48;

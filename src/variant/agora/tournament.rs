@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{Notice, Person, person};
-use crate::game::lots::{Draw, LotError, LotSecret, draw};
+use crate::lots::{Draw, LotError, LotSecret, draw};
 use crate::map::{Map, Power};
 
 /// No more than six others may have entered before a person enters (section 1).

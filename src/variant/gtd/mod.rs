@@ -14,7 +14,7 @@
 //! - `final_place`: the Final Place List (rule 2 C).
 //!
 //! Nothing is random outside the auditable lot: every draw goes through a `Lot`
-//! closure (in a game, `game::lots::draw` with the game's secret) and is recorded.
+//! closure (in a game, `lots::draw` with the game's secret) and is recorded.
 
 pub mod allegiance;
 pub mod final_place;
@@ -29,9 +29,9 @@ pub use allegiance::Commanders;
 pub use limits::{Limit, LimitError};
 pub use model::{Command, Country, GtdState, Player, PlayerState};
 
-use crate::game::lots::{Draw, LotError};
+use crate::lots::{Draw, LotError};
 
-/// Draws one of the candidates for a purpose (see `game::lots::draw`).
+/// Draws one of the candidates for a purpose (see `lots::draw`).
 pub type Lot<'a> = dyn FnMut(&str, &[String]) -> Result<Draw, LotError> + 'a;
 
 /// Draws by lot and records the draw in the state; the winner's text.

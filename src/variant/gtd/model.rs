@@ -8,8 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::lots::Draw;
 use crate::judge::Position;
+use crate::lots::Draw;
 use crate::map::{Power, Province};
 
 /// The judge sizes its per-power tables for 32 powers.

@@ -6,9 +6,9 @@
 use super::limits::{self, LimitError};
 use super::model::{Country, GtdState, Player};
 use super::{Lot, draw_recorded};
-use crate::game::lots::LotError;
 use crate::grammar::Country as Named;
 use crate::judge::Position;
+use crate::lots::LotError;
 use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::orders::UnitSpec;
 

@@ -4,8 +4,8 @@
 
 use super::model::{Country, GtdState, PlayerState};
 use super::{Lot, draw_recorded};
-use crate::game::lots::LotError;
 use crate::judge::Position;
+use crate::lots::LotError;
 use crate::map::{Map, Power, Province};
 
 /// Rule 8: the first head of government commands this army.

@@ -8,8 +8,8 @@ use super::limits::{self, LimitError};
 use super::model::{GtdState, Player};
 use super::politics::{self, PoliticsError, name_of};
 use super::{Lot, draw_recorded};
-use crate::game::lots::LotError;
 use crate::judge::{Position, Unit};
+use crate::lots::LotError;
 use crate::map::{Map, Power, Province};
 use crate::orders::UnitSpec;
 

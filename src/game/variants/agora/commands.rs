@@ -5,12 +5,12 @@ use serde_json::json;
 
 use super::super::super::EngineError;
 use super::super::super::advance;
-use super::super::super::lots::draw;
 use super::super::super::model::{Outcome, Role, Status};
 use super::super::super::process::{map_for, position_of, survivors};
 use super::super::super::work::Work;
 use super::{UNPUBLISHED, deliver, player, suspend};
 use crate::game::docs::power_name;
+use crate::lots::draw;
 use crate::variant::agora::assistants::Assistant;
 use crate::variant::agora::person;
 use crate::variant::agora::regulations::Cause;
