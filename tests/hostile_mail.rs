@@ -11,17 +11,6 @@ use std::path::Path;
 use chrono::Duration;
 use hardening_common::*;
 
-const GM: &str = "gm@example.test";
-const POWERS: [(&str, &str); 7] = [
-    ("A", "austria@example.test"),
-    ("E", "england@example.test"),
-    ("F", "france@example.test"),
-    ("G", "germany@example.test"),
-    ("I", "italy@example.test"),
-    ("R", "russia@example.test"),
-    ("T", "turkey@example.test"),
-];
-
 /// Every field the judge's mail may carry; each at most once.
 const ALLOWED: &[&str] = &[
     "from",
@@ -75,26 +64,6 @@ fn assert_clean_headers(sent: &[Sent], known: &BTreeSet<&str>) {
 
 fn everyone() -> BTreeSet<&'static str> {
     POWERS.iter().map(|p| p.1).chain([GM]).collect()
-}
-
-/// A game `name` with seven players, started.
-fn started_game(judge: &mut Judge, name: &str, now: chrono::DateTime<chrono::Utc>) {
-    judge.drop_mail(
-        GM,
-        &format!("create-{name}@x"),
-        "new",
-        &format!("CREATE ?{name} gm-pw standard"),
-    );
-    for (p, addr) in POWERS {
-        judge.drop_mail(
-            addr,
-            &format!("join-{name}-{p}@x"),
-            "join",
-            &format!("SIGNON ?{name} pw-{p}\nSET PREFERENCE {p}"),
-        );
-    }
-    let report = judge.once(now);
-    assert_eq!(report.intake.applied, 8, "{report:?}");
 }
 
 fn game_count(judge: &Judge, name: &str) -> i64 {

@@ -11,6 +11,17 @@ use legate::config::Config;
 use legate::daemon::{PassReport, run_once};
 
 pub const JUDGE: &str = "judge@judge.test";
+pub const GM: &str = "gm@example.test";
+/// The seven players: power letter and address; each one's password is `pw-<letter>`.
+pub const POWERS: [(&str, &str); 7] = [
+    ("A", "austria@example.test"),
+    ("E", "england@example.test"),
+    ("F", "france@example.test"),
+    ("G", "germany@example.test"),
+    ("I", "italy@example.test"),
+    ("R", "russia@example.test"),
+    ("T", "turkey@example.test"),
+];
 
 pub fn t(s: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(s)
@@ -166,4 +177,24 @@ pub fn by_message_id(sent: &[Sent]) -> BTreeMap<String, usize> {
         *m.entry(s.message_id.clone()).or_insert(0) += 1;
     }
     m
+}
+
+/// A game `name` with seven players, started.
+pub fn started_game(judge: &mut Judge, name: &str, now: DateTime<Utc>) {
+    judge.drop_mail(
+        GM,
+        &format!("create-{name}@x"),
+        "new",
+        &format!("CREATE ?{name} gm-pw standard"),
+    );
+    for (p, addr) in POWERS {
+        judge.drop_mail(
+            addr,
+            &format!("join-{name}-{p}@x"),
+            "join",
+            &format!("SIGNON ?{name} pw-{p}\nSET PREFERENCE {p}"),
+        );
+    }
+    let report = judge.once(now);
+    assert_eq!(report.intake.applied, 8, "{report:?}");
 }
