@@ -2,7 +2,7 @@
 //! canonical form of any order reads back as the same order.
 
 use legate::grammar::{
-    Entry, ParsedOrder, canonical_parsed, entry_canonical, parse_body, parse_line, parse_order,
+    ConvoyRoute, Entry, ParsedOrder, canonical_parsed, entry_canonical, parse_body, parse_line, parse_order,
 };
 use legate::map::{Location, Map, Power, Province, Terrain, UnitKind};
 use legate::orders::{Order, UnitSpec};
@@ -239,6 +239,17 @@ fn order() -> impl Strategy<Value = Order> {
     ]
 }
 
+/// A convoy route a move may name (`A LON - NTH - NWG - NWY`), or none.
+fn route() -> impl Strategy<Value = Option<ConvoyRoute>> {
+    prop_oneof![
+        Just(None),
+        prop::collection::vec(location(), 1..5).prop_map(|l| {
+            let seas: Vec<Province> = l.iter().map(|l| l.province).collect();
+            ConvoyRoute::new(&seas)
+        })
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -272,8 +283,15 @@ proptest! {
     }
 
     #[test]
-    fn canonical_orders_read_back_as_the_same_order(o in order(), p in power(), m in power()) {
-        let parsed = ParsedOrder { power: p, order: o, map: m };
+    fn canonical_orders_read_back_as_the_same_order(o in order(), p in power(), m in power(), r in route()) {
+        // Only a move names a route, and a route is a move by convoy.
+        let (order, route) = match o {
+            Order::Move { unit, to, .. } if r.is_some() => {
+                (Order::Move { unit, to, via_convoy: true }, r)
+            }
+            o => (o, None),
+        };
+        let parsed = ParsedOrder { power: p, order, map: m, route };
         let text = canonical_parsed(map(), &parsed);
         let back = parse_order(map(), &text);
         prop_assert_eq!(back, Ok(parsed), "{}", text);

@@ -7,7 +7,7 @@ use crate::map::Map;
 use crate::orders::{Order, UnitSpec};
 
 use super::lexicon::{power_adjective, power_name};
-use super::order::ParsedOrder;
+use super::order::{ConvoyRoute, ParsedOrder};
 
 /// `A PAR - BUR`, `F STP/SC - BOT`, `A LON - BEL VIA CONVOY`, `F NTH C A LON - BEL`,
 /// `A MAR S A PAR - BUR`, `F LON S F NTH`, `A MUN D`, `BUILD F STP/NC`,
@@ -86,14 +86,32 @@ pub(crate) fn write_unit(map: &Map, s: &mut String, unit: &UnitSpec) {
     s.push_str(&map.location_code(unit.location));
 }
 
+/// The canonical form of a move with the convoy route it names:
+/// `A LON - NTH - NWG - NWY` (the route says "by convoy"; no `VIA CONVOY`).
+/// Any other order, or no route: [`canonical`].
+pub fn canonical_routed(map: &Map, order: &Order, route: Option<&ConvoyRoute>) -> String {
+    let (Order::Move { unit, to, .. }, Some(route)) = (order, route) else {
+        return canonical(map, order);
+    };
+    let mut s = String::with_capacity(32);
+    write_unit(map, &mut s, unit);
+    for sea in route.seas() {
+        s.push_str(" - ");
+        s.push_str(&map.abbr(*sea).to_ascii_uppercase());
+    }
+    s.push_str(" - ");
+    s.push_str(&map.location_code(*to));
+    s
+}
+
 /// The canonical form with the line's power prefix and Twilight Zone map:
-/// `FRANCE: A PAR - BUR (GERMAN MAP)`.
+/// `FRANCE: A PAR - BUR (GERMAN MAP)`, `A LON - NTH - BEL`.
 pub fn canonical_parsed(map: &Map, parsed: &ParsedOrder) -> String {
     let mut s = String::new();
     if let Some(p) = parsed.power {
         let _ = write!(s, "{}: ", power_name(map, p));
     }
-    s.push_str(&canonical(map, &parsed.order));
+    s.push_str(&canonical_routed(map, &parsed.order, parsed.route.as_ref()));
     if let Some(p) = parsed.map {
         let _ = write!(s, " ({} MAP)", power_name(map, p));
     }

@@ -25,12 +25,12 @@ pub use body::{
     Body, BodyLine, Entry, Ignored, OrderItem, entry_canonical, item_canonical, parse_body,
     parse_body_in, parse_line,
 };
-pub use canonical::{canonical, canonical_parsed};
+pub use canonical::{canonical, canonical_parsed, canonical_routed};
 pub use command::{
     ClockSetting, Command, Condition, DiaryAction, PressColor, PressSetting, PressTo, RulesEdition,
     Seat, command_canonical,
 };
 pub use date::{DateSpec, Zone, parse_date, parse_zone_name};
 pub use error::{ErrorKind, GrammarError};
-pub use order::{ParsedOrder, parse_order, parse_order_in};
+pub use order::{ConvoyRoute, ParsedOrder, parse_order, parse_order_in};
 pub use variant::{Country, VariantOrder, variant_canonical};

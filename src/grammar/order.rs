@@ -7,7 +7,7 @@
 //! ```
 //! The full grammar is in `grammar/legate.ebnf`; each function below is one production.
 
-use crate::map::{Location, Map, Power, Terrain, UnitKind};
+use crate::map::{Location, Map, Power, Province, Terrain, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
 
@@ -24,6 +24,43 @@ pub struct ParsedOrder {
     pub order: Order,
     /// Twilight Zone: `A Par - Bur (German Map)` orders the unit over Germany's map.
     pub map: Option<Power>,
+    /// The convoy route a move names between its start and its end
+    /// (`A Lon - Nth - Nwg - Nwy`); kept beside the order, which has no room for it.
+    pub route: Option<ConvoyRoute>,
+}
+
+/// The provinces a convoyed move names on its way, in the order written
+/// (`NTH`, `NWG` in `A LON - NTH - NWG - NWY`): the fleets' seas.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConvoyRoute {
+    len: u8,
+    seas: [Province; ConvoyRoute::MAX],
+}
+
+impl ConvoyRoute {
+    /// More provinces than any convoy on a playable map crosses.
+    pub const MAX: usize = 16;
+
+    /// A route through `seas`; `None` when empty or longer than [`Self::MAX`].
+    pub fn new(seas: &[Province]) -> Option<ConvoyRoute> {
+        if seas.is_empty() || seas.len() > Self::MAX {
+            return None;
+        }
+        let mut r = ConvoyRoute {
+            len: 0,
+            seas: [Province(0); Self::MAX],
+        };
+        for &p in seas {
+            r.seas[r.len as usize] = p;
+            r.len += 1;
+        }
+        Some(r)
+    }
+
+    /// The provinces, first to last.
+    pub fn seas(&self) -> &[Province] {
+        &self.seas[..self.len as usize]
+    }
 }
 
 /// What the grammar needs besides the text: the map, and the phase kind when
@@ -116,9 +153,15 @@ pub(crate) fn end_of_order(cur: &Cursor, what: &str) -> Result<(), GrammarError>
 /// `order-line = [power-prefix] order [tz-map]`
 pub(crate) fn order_line(ctx: &Ctx, cur: &mut Cursor) -> Result<ParsedOrder, GrammarError> {
     let power = power_prefix(ctx, cur);
-    let order = order(ctx, cur)?;
+    let mut route = None;
+    let order = order(ctx, cur, &mut route)?;
     let map = tz_map(ctx, cur)?;
-    Ok(ParsedOrder { power, order, map })
+    Ok(ParsedOrder {
+        power,
+        order,
+        map,
+        route,
+    })
 }
 
 /// `power-prefix = power [":"]`, e.g. `France:` or `FRANCE`. A word that is both a
@@ -178,8 +221,13 @@ pub(crate) fn power_word(ctx: &Ctx, cur: &Cursor) -> Result<Power, GrammarError>
     }
 }
 
-/// `order = adjustment | results-adjustment | unit-order`
-fn order(ctx: &Ctx, cur: &mut Cursor) -> Result<Order, GrammarError> {
+/// `order = adjustment | results-adjustment | unit-order`; a move's written
+/// convoy route goes to `route`.
+fn order(
+    ctx: &Ctx,
+    cur: &mut Cursor,
+    route: &mut Option<ConvoyRoute>,
+) -> Result<Order, GrammarError> {
     if cur.at_end() {
         return Err(cur.expected("an order"));
     }
@@ -187,7 +235,7 @@ fn order(ctx: &Ctx, cur: &mut Cursor) -> Result<Order, GrammarError> {
         return Ok(o);
     }
     let unit = unit(ctx, cur)?;
-    unit_order(ctx, cur, unit)
+    unit_order(ctx, cur, unit, route)
 }
 
 /// `unit-type = "A" | "ARMY" | "F" | "FLEET"` (optional wherever a unit is named).
@@ -324,7 +372,12 @@ fn checked_build(ctx: &Ctx, u: UnitSpec, col: Option<usize>) -> Result<UnitSpec,
 }
 
 /// What follows the unit.
-fn unit_order(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, GrammarError> {
+fn unit_order(
+    ctx: &Ctx,
+    cur: &mut Cursor,
+    unit: UnitSpec,
+    route: &mut Option<ConvoyRoute>,
+) -> Result<Order, GrammarError> {
     // `-S-` and `-C-`, as zines print them (`A Por -S- (Spanish) A Spa`).
     let boxed = |c: &Cursor| c.peek_at(2).is_some_and(|t| t.kind == Kind::Dash);
     if cur.is_kind(Kind::Dash) && matches!(cur.word_at(1), Some("s" | "c")) && boxed(cur) {
@@ -337,7 +390,7 @@ fn unit_order(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, Gram
         };
     }
     if cur.is_kind(Kind::Dash) {
-        return movement(ctx, cur, unit);
+        return movement(ctx, cur, unit, route);
     }
     let Some(w) = cur.word() else {
         return Err(verb_expected(cur));
@@ -353,7 +406,7 @@ fn unit_order(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, Gram
         return Ok(Order::Hold { unit });
     }
     if one_of(MOVE, w) {
-        return movement(ctx, cur, unit);
+        return movement(ctx, cur, unit, route);
     }
     if one_of(SUPPORT, w) {
         cur.bump();
@@ -405,12 +458,19 @@ fn move_op(cur: &mut Cursor) -> bool {
 }
 
 /// `move = move-op location {move-op location} [via-convoy]`; a written route
-/// (`A Lon - Nth - Nwy`) is a move by convoy to its last province.
-fn movement(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, GrammarError> {
+/// (`A Lon - Nth - Nwy`) is a move by convoy to its last province, through the
+/// provinces between (kept in `route`).
+fn movement(
+    ctx: &Ctx,
+    cur: &mut Cursor,
+    unit: UnitSpec,
+    route: &mut Option<ConvoyRoute>,
+) -> Result<Order, GrammarError> {
     move_op(cur);
     let mut to_col = cur.column();
     let mut to = location(ctx.map, cur)?;
     let mut via_convoy = false;
+    let mut seas = Vec::new();
     loop {
         let save = cur.pos;
         if !move_op(cur) {
@@ -420,10 +480,21 @@ fn movement(ctx: &Ctx, cur: &mut Cursor, unit: UnitSpec) -> Result<Order, Gramma
             cur.pos = save;
             break;
         }
+        if seas.len() == ConvoyRoute::MAX {
+            let what = format!("at most {} provinces on a convoy route", ConvoyRoute::MAX);
+            return Err(GrammarError::new(
+                ErrorKind::Expected,
+                cur.column(),
+                cur.found(),
+                &what,
+            ));
+        }
+        seas.push(to.province);
         to_col = cur.column();
         to = location(ctx.map, cur)?;
         via_convoy = true;
     }
+    *route = ConvoyRoute::new(&seas);
     if via_convoy_words(cur) {
         via_convoy = true;
     }
