@@ -119,8 +119,18 @@ pub fn history(
     let map = super::process::map_for(&state.settings.variant)?;
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
+    let own = super::variants::history_texts(tx, game, state)?;
     for (i, rec) in tx.phases(game)?.iter().enumerate() {
         if from.is_some_and(|f| rec.processed_at < f) || to.is_some_and(|t| rec.processed_at > t) {
+            continue;
+        }
+        if let Some(text) = own.as_ref().and_then(|o| o.get(&rec.id.0)) {
+            if rec.rolled_back {
+                out.push_str("[rolled back]\n");
+            }
+            out.push_str(text);
+            out.push('\n');
+            shown += 1;
             continue;
         }
         let seq = u32::try_from(i + 1).unwrap_or(u32::MAX);

@@ -27,6 +27,7 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                             line: l.line,
                             text: l.text.clone(),
                             order: p.order,
+                            route: p.route,
                         }),
                         OrderItem::Variant { order, .. } => out.push(Line::Command {
                             line: l.line,
@@ -227,6 +228,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
         Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
         Command::Become(p) => R::Become(power_name(map, *p)),
+        Command::BecomePlayer(who) => R::Become(who.clone()),
         Command::Eject(who) => R::Eject(who.clone()),
         Command::Promote(address) => R::Promote(address.clone()),
         Command::SetClock { phase, setting } => R::SetClock {

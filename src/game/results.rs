@@ -93,7 +93,9 @@ pub fn replay(
         .iter()
         .filter_map(|o| o.to_power_order(map).ok())
         .collect();
-    if let Some(adjudication) = super::variants::replay_adjudication(state, &before, &orders) {
+    if let Some(adjudication) =
+        super::variants::replay_adjudication(state, &before, &orders, &after)
+    {
         let mut report = PhaseReport::build_under(
             map,
             &rules_for(state),
@@ -106,6 +108,8 @@ pub fn replay(
             },
         );
         super::variants::edit_report(state, &mut report);
+        super::variants::edit_history_report(state, &record.phase, &mut report);
+        report.sections = super::variants::history_sections(state, &record.phase);
         return Some(report);
     }
     let mut report = PhaseReport::replay(
@@ -122,6 +126,7 @@ pub fn replay(
         },
     );
     report.sections = super::variants::history_sections(state, &record.phase);
+    super::variants::edit_history_report(state, &record.phase, &mut report);
     Some(report)
 }
 

@@ -206,6 +206,10 @@ pub enum Command {
     Eject(String),
     /// `BECOME power`: the Master acts as that power.
     Become(Power),
+    /// `BECOME <player>`: in a game whose players are not powers (GTD), the
+    /// Master acts as that player. A word close to a power's name is read as a
+    /// mistyped power instead.
+    BecomePlayer(String),
     /// `FORCE BEGIN`: start a forming game now.
     ForceBegin,
     /// `SET DEADLINE date`
@@ -578,7 +582,7 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "resume" => Command::Resume,
         "terminate" => Command::Terminate,
         "eject" => Command::Eject(raw(cur, "a power or an address")?),
-        "become" => Command::Become(power_arg(ctx, cur)?),
+        "become" => become_arg(ctx, cur)?,
         "force" => {
             if !cur.eat_word(&["begin", "start"]) {
                 return Err(cur.expected("BEGIN"));
@@ -731,6 +735,26 @@ fn power_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Power, GrammarError> {
     let p = power_word(ctx, cur)?;
     cur.bump();
     Ok(p)
+}
+
+/// `BECOME <power>` | `BECOME <player>` (a quoted name, or a word that is
+/// neither a power nor close to one).
+fn become_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
+    if let Some(t) = cur.peek().filter(|t| t.kind == Kind::Quoted) {
+        let name = cur.line.raw_of(t).trim().to_string();
+        if !name.is_empty() {
+            cur.bump();
+            return Ok(Command::BecomePlayer(name));
+        }
+    }
+    match power_word(ctx, cur) {
+        Ok(p) => {
+            cur.bump();
+            Ok(Command::Become(p))
+        }
+        Err(e) if e.suggestion.is_some() => Err(e),
+        Err(_) => raw(cur, "a power or a player").map(Command::BecomePlayer),
+    }
 }
 
 /// `SIGNON <initial><game> <password>` | `SIGNON <power>@<game> <password>` |
@@ -1449,6 +1473,8 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Terminate => "TERMINATE".into(),
         Eject(who) => format!("EJECT {who}"),
         Become(p) => format!("BECOME {}", pname(map, *p)),
+        BecomePlayer(who) if who.contains(char::is_whitespace) => format!("BECOME \"{who}\""),
+        BecomePlayer(who) => format!("BECOME {who}"),
         ForceBegin => "FORCE BEGIN".into(),
         SetDeadline(d) => format!("SET DEADLINE {d}"),
         SetGrace(d) => format!("SET GRACE {d}"),

@@ -61,6 +61,10 @@ pub enum VariantOrder {
     Rename { country: Country, name: String },
     /// GTD (Gamemaster): `APPOINT alice TO France`
     AppointToCountry { player: String, country: Country },
+    /// GTD (Gamemaster): `APPROVE carol`: a request to enter is granted (rule 1).
+    ApproveEntry { player: String },
+    /// GTD (Gamemaster): `REFUSE carol`: a request to enter is turned down.
+    RefuseEntry { player: String },
     /// Masters: `BUILD REBEL A Mos`
     BuildRebel { unit: UnitSpec },
     /// Masters: `ANNEX Ser`
@@ -75,7 +79,8 @@ pub enum VariantOrder {
 
 /// Words that make a line a variant order when they begin it.
 const FIRST: &[&str] = &[
-    "accept", "vote", "appoint", "abdicate", "rename", "annex", "aid", "maintain",
+    "accept", "vote", "appoint", "abdicate", "rename", "annex", "aid", "maintain", "approve",
+    "refuse",
 ];
 
 /// Does this line hold a variant order (after an optional power prefix)?
@@ -222,6 +227,18 @@ fn variant_order(ctx: &Ctx, cur: &mut Cursor) -> Result<VariantOrder, GrammarErr
             Ok(VariantOrder::AppointToUnit {
                 player,
                 unit: unit(ctx, cur)?,
+            })
+        }
+        "approve" => {
+            cur.bump();
+            Ok(VariantOrder::ApproveEntry {
+                player: player(cur)?,
+            })
+        }
+        "refuse" => {
+            cur.bump();
+            Ok(VariantOrder::RefuseEntry {
+                player: player(cur)?,
             })
         }
         "abdicate" => {
@@ -430,6 +447,12 @@ pub fn variant_canonical(map: &Map, o: &VariantOrder) -> String {
                 c => country_str(map, c),
             };
             let _ = write!(s, "APPOINT {} TO {c}", player_str(player));
+        }
+        VariantOrder::ApproveEntry { player } => {
+            let _ = write!(s, "APPROVE {}", player_str(player));
+        }
+        VariantOrder::RefuseEntry { player } => {
+            let _ = write!(s, "REFUSE {}", player_str(player));
         }
         VariantOrder::BuildRebel { unit } => {
             s.push_str("BUILD REBEL ");

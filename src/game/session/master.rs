@@ -105,6 +105,27 @@ impl Session<'_, '_, '_> {
                     );
                 }
             }
+            Become(who) if crate::game::variants::takes_own_orders(&self.work.game(&key).state) => {
+                let state = &self.work.game(&key).state;
+                match crate::game::variants::become_player(state, who) {
+                    Ok(_) if !matches!(status, Status::Active | Status::Paused) => {
+                        self.fail(line, text, format!("{name} is not running"))
+                    }
+                    Ok((address, shown)) => {
+                        self.context = Some(Context {
+                            key: key.clone(),
+                            who: Who::Joined,
+                        });
+                        self.target = None;
+                        self.acting_for = Some(address);
+                        self.ok(
+                            text,
+                            format!("You now speak for {shown} in {name}: the orders that follow are theirs."),
+                        );
+                    }
+                    Err(m) => self.fail(line, text, m),
+                }
+            }
             Become(power) => {
                 let g = self.work.game(&key);
                 let map = map_for(&g.state.settings.variant)?;
@@ -266,7 +287,11 @@ impl Session<'_, '_, '_> {
                         format!("{name} is not running; there is nothing to predict"),
                     );
                 } else {
-                    let body = self.predict(&key)?;
+                    let sender = self.sender.clone();
+                    let body = match crate::game::variants::predict(self.work, &key, &sender)? {
+                        Some(body) => body,
+                        None => self.predict(&key)?,
+                    };
                     self.ok(text, body);
                 }
             }
@@ -384,8 +409,16 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         };
-        let before: crate::game::docs::PositionDoc = serde_json::from_str(&record.position_before)
-            .map_err(|e| EngineError::State(e.to_string()))?;
+        let before: crate::game::docs::PositionDoc =
+            match crate::game::variants::restore(self.work, key, record)? {
+                Some(Ok(doc)) => doc,
+                Some(Err(why)) => {
+                    self.fail(line, text, why);
+                    return Ok(());
+                }
+                None => serde_json::from_str(&record.position_before)
+                    .map_err(|e| EngineError::State(e.to_string()))?,
+            };
         let now = self.now();
         let g = self.work.game_mut(key);
         let map = map_for(&g.state.settings.variant)?;

@@ -48,6 +48,17 @@ struct PendingOrder {
     line: usize,
     text: String,
     order: Order,
+    route: Option<crate::grammar::ConvoyRoute>,
+}
+
+impl PendingOrder {
+    /// The canonical order, with the convoy route the line wrote.
+    fn canonical(&self, map: &Map) -> String {
+        match &self.route {
+            Some(r) => crate::grammar::canonical_routed(map, &self.order, Some(r)),
+            None => order_text(map, &self.order),
+        }
+    }
 }
 
 pub struct Session<'w, 't, 'c> {
@@ -77,6 +88,9 @@ pub struct Session<'w, 't, 'c> {
     /// Orders stored by this mail: (game key, power, phase, canonical order),
     /// for the variant's log of who submitted what.
     given: Vec<(String, String, String, String)>,
+    /// After the master's `BECOME <player>` in a game whose players are not
+    /// powers (GTD): the address of the player the orders that follow are from.
+    acting_for: Option<String>,
 }
 
 fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
@@ -102,7 +116,16 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             blocks: 0,
             cond_replaced: Vec::new(),
             given: Vec::new(),
+            acting_for: None,
         }
+    }
+
+    /// Whose orders the lines are in a game that takes orders by player: the
+    /// sender's, or the player's the master became.
+    fn order_sender(&self) -> String {
+        self.acting_for
+            .clone()
+            .unwrap_or_else(|| self.sender.clone())
     }
 
     fn now(&self) -> DateTime<Utc> {
@@ -139,10 +162,16 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                     text,
                     message,
                 } => self.line_error(*line, text, message)?,
-                Line::Order { line, text, order } => self.pending.push(PendingOrder {
+                Line::Order {
+                    line,
+                    text,
+                    order,
+                    route,
+                } => self.pending.push(PendingOrder {
                     line: *line,
                     text: text.clone(),
                     order: *order,
+                    route: *route,
                 }),
                 Line::Command {
                     line,
@@ -190,7 +219,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let mut text = String::new();
         text.push_str(&deadline_line(state, tz, self.now()));
         text.push('\n');
-        if let Some(own) = super::variants::order_summary(state, &self.sender) {
+        if let Some(own) = super::variants::order_summary(state, &self.order_sender()) {
             text.push_str(&own);
         }
         if let Some(power) = power
@@ -295,6 +324,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 }
             }
         }
+        let kind = self.target.unwrap_or(position.phase).kind;
+        pending = self.refuse_routes(&key, &position, kind, pending);
+        if pending.is_empty() {
+            return Ok(());
+        }
         if self.open_if.is_none() && self.target.is_none_or(|t| t == position.phase) {
             pending = self.variant_power_orders(&key, &power, pending)?;
             if pending.is_empty() {
@@ -348,7 +382,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                     self.fail(o.line, &o.text, msg);
                 }
                 None => {
-                    let canon = order_text(map, &o.order);
+                    let canon = o.canonical(map);
                     self.ok(&o.text, format!("Accepted: {canon}"));
                     good.push(o);
                 }
@@ -361,7 +395,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let merged = merge(position.phase.kind, &existing, &new);
         let phase_name = position.phase.to_string();
         for o in &good {
-            let canon = order_text(map, &o.order);
+            let canon = o.canonical(map);
             self.given
                 .push((key.into(), power.into(), phase_name.clone(), canon.clone()));
             self.work.tx.insert_order(&NewOrder {
@@ -416,7 +450,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         });
         let id = g.row.id;
         for o in &pending {
-            let canon = order_text(map, &o.order);
+            let canon = o.canonical(map);
             self.given
                 .push((key.into(), power.into(), name.clone(), canon.clone()));
             self.work.tx.insert_order(&NewOrder {
@@ -529,6 +563,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Request::SignOn { .. } | Request::Observe { .. } | Request::Create { .. }
         );
         let errors = self.errors;
+        if signs_on {
+            self.acting_for = None;
+        }
         self.dispatch(line, text, request)?;
         if signs_on {
             if self.errors > errors {
@@ -638,7 +675,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             return Ok(());
         };
         for p in std::mem::take(&mut self.pending) {
-            let sender = self.sender.clone();
+            let sender = self.order_sender();
             match super::variants::take_order(self.work, &ctx.key, &sender, &p.order)? {
                 Ok(m) => self.ok(&p.text, m),
                 Err(m) => self.fail(p.line, &p.text, m),
@@ -670,6 +707,26 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         Ok(rest)
     }
 
+    /// Orders whose convoy route, or lack of one, the game's variant refuses
+    /// (Agora, section 17); the rest are returned.
+    fn refuse_routes(
+        &mut self,
+        key: &str,
+        position: &crate::judge::Position,
+        kind: PhaseKind,
+        pending: Vec<PendingOrder>,
+    ) -> Vec<PendingOrder> {
+        let mut rest = Vec::new();
+        for p in pending {
+            let state = &self.work.game(key).state;
+            match super::variants::route_refusal(state, position, kind, &p.order, p.route) {
+                Some(why) => self.fail(p.line, &p.text, why),
+                None => rest.push(p),
+            }
+        }
+        rest
+    }
+
     /// Orders kept for later (`PHASE`, `IF`) that the game's variant cannot
     /// keep as written are refused; the rest are returned.
     fn refuse_kept_orders(
@@ -699,8 +756,18 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let Some(ctx) = self.require_context(line, text, false) else {
             return Ok(());
         };
-        let sender = self.sender.clone();
-        match super::variants::take_variant_order(self.work, &ctx.key, &sender, order)? {
+        let sender = self.order_sender();
+        let power = match &ctx.who {
+            Who::Power(p) => Some(p.clone()),
+            _ => None,
+        };
+        match super::variants::take_variant_order(
+            self.work,
+            &ctx.key,
+            &sender,
+            power.as_deref(),
+            order,
+        )? {
             Ok(m) => self.ok(text, m),
             Err(m) => self.fail(line, text, m),
         }

@@ -10,15 +10,18 @@
 //! - `process_one`: a phase played by `play`, recorded, and reported to each
 //!   reader (`report`); the Final Place List when a country has 18 centers.
 
+mod entry;
 mod intake;
+pub mod journal;
 mod play;
 mod report;
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::variant::gtd::season::Item;
-pub use intake::{eject, join, order_summary, resign, take};
-pub use play::process_one;
+pub use entry::join;
+pub use intake::{eject, order_summary, resign, take};
+pub use play::{predict, process_one};
 
 use super::super::EngineError;
 use super::super::advance::{self, schedule, subject};
@@ -78,6 +81,10 @@ pub struct GtdGame {
     /// Countries whose new name the Gamemaster vetoed this season (26 B).
     #[serde(default)]
     pub vetoed: Vec<u8>,
+    /// Players who asked to enter after the start, waiting for the
+    /// Gamemaster's `APPROVE` or `REFUSE` (rule 1).
+    #[serde(default)]
+    pub pending: Vec<String>,
 }
 
 impl GtdGame {
@@ -194,6 +201,13 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     g.state.draws.extend(state.draws.iter().cloned());
     game.state = state;
     let body = report::opening(map, &game, &position, g.state.lot_commitment.as_deref());
+    let opening = journal::Entry {
+        record: None,
+        opens: position.phase.to_string(),
+        game: game.clone(),
+        position: crate::game::docs::PositionDoc::from_position(map, &position),
+        public: String::new(),
+    };
     g.state.gtd = Some(game);
     // Rule 3, whatever SET RULES said while the game was forming.
     g.state.settings.rules = "1971".to_string();
@@ -213,6 +227,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         "game.started",
         serde_json::json!({ "variant": "gtd" }),
     )?;
+    journal::keep(work, id, &opening)?;
     Ok(())
 }
 
@@ -269,23 +284,41 @@ pub fn press_reaches(
 pub fn master_refusal(request: &super::super::request::Request) -> Option<String> {
     use super::super::request::Request;
     match request {
-        Request::Rollback(_) => Some(
-            "ROLLBACK is not available in a GTD game: its countries, commanders and \
-             elections are not kept phase by phase"
-                .into(),
-        ),
-        Request::Predict => Some(
-            "PREDICT is not available in a GTD game: its orders are settled at the deadline".into(),
-        ),
         Request::SetRules(r) if r != "1971" => {
             Some("rule 3: a GTD game is played under the 1971 rules".into())
         }
-        Request::Become(_) => Some(
-            "BECOME is not available in a GTD game: players are not powers; the master \
-             appoints heads with APPOINT <player> TO <country>"
-                .into(),
-        ),
         _ => None,
+    }
+}
+
+/// `BECOME <who>`: the Gamemaster speaks for a player (by name or address),
+/// or for the head of government of a country (by its name); the address
+/// the orders are then taken from, and who that is.
+pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), String> {
+    let who = who.trim();
+    if let Some(seat) = game
+        .seats
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(who) || s.address.eq_ignore_ascii_case(who))
+    {
+        return Ok((seat.address.clone(), seat.name.clone()));
+    }
+    let Some(country) = game.state.country_named(who) else {
+        return Err(format!(
+            "{who} is neither a player nor a country of this game (BECOME <player> or \
+             BECOME <country> for its head of government)"
+        ));
+    };
+    let c = game.state.country(country).map(|c| (c.name.clone(), c.hog.clone()));
+    match c {
+        Some((name, Some(head))) => match game.address_of(&head) {
+            Some(a) => Ok((a.to_string(), format!("{head}, head of government of {name}"))),
+            None => Err(format!("{head}, head of {name}, has no address in this game")),
+        },
+        Some((name, None)) => Err(format!(
+            "{name} has no head of government to speak for; BECOME one of its commanders"
+        )),
+        None => Err(format!("{who} is not a country of this game")),
     }
 }
 

@@ -317,11 +317,102 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     ) else {
         return;
     };
+    relabel(map, &[&game.rules], report);
+}
+
+/// A stored phase reported again (`HISTORY`): rebels named as the rules named
+/// them when the phase was played (its opening state; a rebel raised in it, as
+/// the rules name it now).
+pub fn edit_history_report(state: &GameState, phase: &str, report: &mut crate::report::PhaseReport) {
+    let (Some(game), Ok(map)) = (
+        state.masters.as_ref(),
+        crate::game::process::map_for(&state.settings.variant),
+    ) else {
+        return;
+    };
+    let mut rules: Vec<&MastersState> = game.snapshots.get(phase).into_iter().collect();
+    rules.push(&game.rules);
+    relabel(map, &rules, report);
+}
+
+/// Names the rebels of a report by the first of `rules` that knows them.
+fn relabel(map: &Map, rules: &[&MastersState], report: &mut crate::report::PhaseReport) {
+    let great = map.powers().len();
+    let name = |p: Power, position: &crate::judge::Position| {
+        rules
+            .iter()
+            .find(|r| r.rebel(p).is_some())
+            .map(|r| r.name(map, position, p))
+    };
     for o in &mut report.orders {
         let power = o.power();
-        if (power.0 as usize) >= map.powers().len() {
-            o.power_name = game.rules.name(map, &report.before, power);
+        if (power.0 as usize) >= great
+            && let Some(n) = name(power, &report.before)
+        {
+            o.power_name = n;
         }
+    }
+    for s in &mut report.powers {
+        if (s.power.0 as usize) >= great
+            && let Some(n) = name(s.power, &report.after)
+        {
+            s.name = n;
+        }
+    }
+}
+
+/// Names shown for rebels where the board stores them by number (`power 7`
+/// -> `Rebel A MOS`, `Rebel Moscow`), for `LIST`.
+pub fn display_names(state: &GameState) -> BTreeMap<String, String> {
+    let (Some(game), Ok(map)) = (
+        state.masters.as_ref(),
+        crate::game::process::map_for(&state.settings.variant),
+    ) else {
+        return BTreeMap::new();
+    };
+    let Ok(position) = crate::game::process::position_of(map, state) else {
+        return BTreeMap::new();
+    };
+    game.rules
+        .rebels
+        .iter()
+        .map(|r| {
+            (
+                crate::game::docs::power_name(map, r.power),
+                game.rules.name(map, &position, r.power),
+            )
+        })
+        .collect()
+}
+
+/// A stored Masters adjustment phase for `HISTORY`: the orders carried out, as
+/// stored, each done, and the board after as stored; the Masters lines (rebels,
+/// annexation, aid, votes) come from the phase's kept report. The standard judge
+/// would refuse what only Masters allows (a rebel's build, a vote's build).
+pub fn replay_adjustment(
+    orders: &[crate::orders::PowerOrder],
+    after: &crate::judge::Position,
+) -> crate::judge::Adjudication {
+    use crate::judge::{Reason, Resolution, Verdict};
+    let resolutions = orders
+        .iter()
+        .map(|o| Resolution {
+            power: o.power,
+            order: o.order,
+            verdict: Verdict::Ok,
+            dislodged: false,
+            dislodged_by: None,
+            reason: if matches!(o.order, crate::orders::Order::Waive) {
+                Reason::Waived
+            } else {
+                Reason::None
+            },
+            defaulted: false,
+        })
+        .collect();
+    crate::judge::Adjudication {
+        resolutions,
+        after: after.clone(),
     }
 }
 

@@ -86,18 +86,20 @@ pub fn take_order(
     Ok(Err("this game takes no orders this way".into()))
 }
 
-/// Hook: a variant's own order line.
+/// Hook: a variant's own order line; `power`: the power the sender speaks
+/// for (their own, or the one the master became).
 pub fn take_variant_order(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
+    power: Option<&str>,
     order: &VariantOrder,
 ) -> Result<Answer, EngineError> {
     if work.game(key).state.gtd.is_some() {
         return gtd::take(work, key, sender, gtd::Item::Variant(order.clone()));
     }
     if work.game(key).state.masters.is_some() {
-        return masters::take_variant_order(work, key, sender, order);
+        return masters::take_variant_order(work, key, sender, power, order);
     }
     let variant = work.game(key).state.settings.variant.clone();
     Ok(Err(format!(
@@ -191,6 +193,9 @@ pub fn adjudicate(
     if twilight::plays(state) {
         return Some(twilight::adjudicate(rules, state, position, given));
     }
+    if state.agora.is_some() {
+        return agora::adjudicate(map, rules, state, position, given);
+    }
     None
 }
 
@@ -255,11 +260,38 @@ pub fn replay_adjudication(
     state: &GameState,
     before: &crate::judge::Position,
     orders: &[crate::orders::PowerOrder],
+    after: &crate::judge::Position,
 ) -> Option<crate::judge::Adjudication> {
     if twilight::plays(state) {
         return Some(twilight::replay_adjudication(state, before, orders));
     }
+    if state.masters.is_some() && before.phase.kind == crate::phase::PhaseKind::Adjustment {
+        return Some(masters::replay_adjustment(orders, after));
+    }
+    if state.agora.is_some() {
+        return agora::replay_adjudication(state, before, orders);
+    }
     None
+}
+
+/// Hook: why an order line's convoy route, or its lack, is refused when
+/// written for a phase of `kind` (Agora, section 17: a convoyed move names
+/// its path). `None`: accepted.
+pub fn route_refusal(
+    state: &GameState,
+    position: &crate::judge::Position,
+    kind: crate::phase::PhaseKind,
+    order: &Order,
+    route: Option<crate::grammar::ConvoyRoute>,
+) -> Option<String> {
+    state.agora.as_ref()?;
+    agora::route_refusal(position, kind, order, route)
+}
+
+/// Hook: a stored phase's report for `HISTORY`, as the variant names its
+/// powers when that phase was played (Masters: rebels).
+pub fn edit_history_report(state: &GameState, phase: &str, report: &mut crate::report::PhaseReport) {
+    masters::edit_history_report(state, phase, report);
 }
 
 /// Hook: `SET MASTERS` (and the Masters Rules chosen at `CREATE`).
@@ -424,6 +456,9 @@ pub fn orders_given_otherwise(state: &GameState, power: &str) -> bool {
 /// Hook: names shown for powers the map does not name (GTD: countries
 /// declared independent, stored as `power 7`...), stored name -> shown name.
 pub fn display_names(state: &GameState) -> std::collections::BTreeMap<String, String> {
+    if state.masters.is_some() {
+        return masters::display_names(state);
+    }
     let Some(gtd) = state.gtd.as_ref() else {
         return Default::default();
     };
@@ -530,4 +565,50 @@ pub fn entered_phase(
 /// Hook: the lines a variant added to the report of a stored phase (`HISTORY`).
 pub fn history_sections(state: &GameState, phase: &str) -> Vec<String> {
     masters::history_lines(state, phase)
+}
+
+/// Hook: the text `HISTORY` shows for each phase record (by record id), for a
+/// variant that keeps its own reports (GTD). `None`: the generic replay.
+pub fn history_texts(
+    tx: &crate::store::Tx<'_>,
+    game: crate::store::GameId,
+    state: &GameState,
+) -> Result<Option<std::collections::BTreeMap<i64, String>>, EngineError> {
+    if state.gtd.is_some() {
+        return gtd::journal::history_texts(tx, game, state).map(Some);
+    }
+    Ok(None)
+}
+
+/// Hook: `ROLLBACK` to the start of `record`'s phase, for a variant whose own
+/// state goes back with the board (GTD): the board to restore, or why the
+/// rollback cannot be made. `None`: the generic way (`rolled_back` after).
+pub fn restore(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    record: &crate::store::PhaseRecord,
+) -> Result<Option<Result<super::docs::PositionDoc, String>>, EngineError> {
+    if work.game(key).state.gtd.is_some() {
+        return gtd::journal::restore(work, key, record).map(Some);
+    }
+    Ok(None)
+}
+
+/// Hook: the master's `PREDICT` for a variant that plays its phases itself
+/// (GTD). `None`: the generic prediction.
+pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<Option<String>, EngineError> {
+    if work.game(key).state.gtd.is_some() {
+        return gtd::predict(work, key, sender).map(Some);
+    }
+    Ok(None)
+}
+
+/// Hook: the master's `BECOME <who>` in a game that `takes_own_orders` (GTD:
+/// a player, or a country's head of government): the address the master then
+/// speaks for and the name shown, or why not.
+pub fn become_player(state: &GameState, who: &str) -> Result<(String, String), String> {
+    match &state.gtd {
+        Some(game) => gtd::become_player(game, who),
+        None => Err(format!("there is no player {who:?} in {}", state.name)),
+    }
 }

@@ -17,59 +17,8 @@ use crate::judge::Position;
 use crate::map::Map;
 use crate::orders::Order;
 use crate::phase::PhaseKind;
-use crate::store::{NewOrder, verify_password};
+use crate::store::NewOrder;
 use crate::variant::gtd::politics::remove_player;
-
-/// `SIGNON ?game password` once the game runs: a player signs on as
-/// themselves; anyone else joins the stand-by list (rule 1).
-pub fn join(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    password: &str,
-) -> Result<Answer, EngineError> {
-    let g = work.game(key);
-    let name = g.state.name.clone();
-    let member = g.state.member(sender).cloned();
-    let Some(game) = g.state.gtd.as_ref() else {
-        return Ok(Err(format!("{name} is not a GTD game")));
-    };
-    if let Some(m) = member {
-        if !verify_password(password, &m.password_hash) {
-            return Ok(Err(format!("wrong password for {sender} in {name}")));
-        }
-        let who = game.player_of(sender).unwrap_or(sender).to_string();
-        return Ok(Ok(format!(
-            "Signed on to {name} as {who}. Orders for the units you command follow."
-        )));
-    }
-    let m = crate::game::model::Member {
-        address: sender.to_string(),
-        role: crate::game::model::Role::Standby,
-        power: None,
-        password_hash: crate::store::hash_password(password)?,
-        preferences: Vec::new(),
-        wait: false,
-        draw: None,
-        concede: None,
-        absences: Vec::new(),
-        abandoned: false,
-    };
-    let g = work.game_mut(key);
-    g.state.members.push(m);
-    let Some(game) = g.state.gtd.as_mut() else {
-        return Ok(Err(format!("{name} is not a GTD game")));
-    };
-    let who = game.seat(sender);
-    if !game.state.standby.contains(&who) {
-        game.state.standby.push(who.clone());
-    }
-    let place = game.state.standby.len();
-    Ok(Ok(format!(
-        "{name} has started; you are on its stand-by list as {who} (number {place}). \
-         You enter the game when a head of government appoints you to a unit (rule 1)."
-    )))
-}
 
 /// `RESIGN` (rule 22): out of the game at once; the units hold until their
 /// head of government appoints new commanders (rule 23).
@@ -306,7 +255,12 @@ fn political(
             | VariantOrder::DeclareInsurrection { .. }
             | VariantOrder::DeclareNoInsurrection { .. }
     );
-    let gm_only = matches!(v, VariantOrder::AppointToCountry { .. });
+    let gm_only = matches!(
+        v,
+        VariantOrder::AppointToCountry { .. }
+            | VariantOrder::ApproveEntry { .. }
+            | VariantOrder::RefuseEntry { .. }
+    );
     let other = matches!(
         v,
         VariantOrder::BuildRebel { .. }
@@ -319,7 +273,10 @@ fn political(
         return Err("this order is not part of Grand Tournament Diplomacy".into());
     }
     if gm_only {
-        return Err("only the Gamemaster gives a country (rules 1, 27)".into());
+        return Err(
+            "only the Gamemaster gives a country and answers requests to enter (rules 1, 27)"
+                .into(),
+        );
     }
     if winter_only && kind != PhaseKind::Adjustment {
         return Err("rule 9(B): builds are ordered in the Winter".into());
@@ -396,11 +353,25 @@ pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, En
 fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<Answer, EngineError> {
     use crate::variant::gtd::limits::may_head_another;
     use crate::variant::gtd::politics::{enter, resolve_country, veto_rename};
+    match v {
+        VariantOrder::ApproveEntry { player } => {
+            return super::entry::answer(work, key, player, true);
+        }
+        VariantOrder::RefuseEntry { player } => {
+            return super::entry::answer(work, key, player, false);
+        }
+        _ => {}
+    }
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
     let Some(game) = g.state.gtd.as_mut() else {
         return Ok(Err("this is not a GTD game".into()));
     };
+    if let VariantOrder::AppointToCountry { player, .. } = v
+        && let Some(why) = super::entry::waiting(game, player)
+    {
+        return Ok(Err(why));
+    }
     let vetoed = &mut game.vetoed;
     let state = &mut game.state;
     match v {
@@ -494,6 +465,8 @@ fn named(game: &GtdGame, v: VariantOrder) -> VariantOrder {
             player: n(&player),
             country,
         },
+        VariantOrder::ApproveEntry { player } => VariantOrder::ApproveEntry { player: n(&player) },
+        VariantOrder::RefuseEntry { player } => VariantOrder::RefuseEntry { player: n(&player) },
         other => other,
     }
 }

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::{Carried, GtdGame, Item, lot_of, report};
+use super::{Carried, GtdGame, Item, journal, lot_of, report};
 use crate::game::EngineError;
 use crate::game::advance::{self, schedule};
 use crate::game::docs::{PositionDoc, PowerOrderDoc, order_text};
@@ -127,7 +127,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         .map(|o| PowerOrderDoc::from_power_order(map, o))
         .collect();
     let phase_name = played.phase.to_string();
-    work.tx.insert_phase(&NewPhase {
+    let record = work.tx.insert_phase(&NewPhase {
         game: id,
         phase: &phase_name,
         position_before: &advance::to_json(&PositionDoc::from_position(map, &played.before)),
@@ -142,6 +142,16 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         schedule(map, &mut g.state, now)?;
     }
     let state = g.state.clone();
+    if let Some(game) = &state.gtd {
+        let entry = journal::Entry {
+            record: Some(record.0),
+            opens: played.after.phase.to_string(),
+            game: game.clone(),
+            position: PositionDoc::from_position(map, &played.after),
+            public: report::public(map, &game.state, &played),
+        };
+        journal::keep(work, id, &entry)?;
+    }
     let subj = format!("{judge}:{} - {phase_name} results", state.name);
     for to in state.audience() {
         let tz = work.zone_of(&to);
@@ -162,6 +172,29 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         advance::finish(work, key, outcome)?;
     }
     Ok(())
+}
+
+/// `PREDICT` (the Gamemaster's): the current phase played on a copy with the
+/// orders given so far, reported as the Gamemaster would get it; nothing is
+/// stored. Lots are drawn with a stand-in secret, not the game's, so the
+/// game's draws stay unknown until the deadline.
+pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
+    let g = work.game(key);
+    let map = map_for(&g.state.settings.variant)?;
+    let position = position_of(map, &g.state)?;
+    let mut copy = g.state.clone();
+    let mut game = copy.gtd.clone().unwrap_or_default();
+    let played = play(map, &mut game, &position, &LotSecret([0; 32]))
+        .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
+    copy.gtd = Some(game);
+    let tz = work.zone_of(sender);
+    let text = report::season(map, &copy, &played, &work.judge, sender, tz, work.now);
+    Ok(format!(
+        "Prediction for {} from the orders given so far (nothing was processed or stored; \
+         any lot is drawn with a stand-in secret, not the game's, so real draws may \
+         differ):\n\n{text}",
+        played.phase
+    ))
 }
 
 /// Plays the current phase of `game` on `position`.

@@ -157,6 +157,35 @@ pub fn season(
         played.phase,
         deadline_line(game_state, tz, now)
     );
+    s.push_str(&public(map, state, played));
+    let me = game.player_of(address).map(str::to_string);
+    if let Some(me) = me {
+        s.push_str(&personal(map, state, &played.after, &me));
+    }
+    let gm = game_state
+        .masters()
+        .any(|m| m.address.eq_ignore_ascii_case(address));
+    if gm && !played.silent.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nFor the Gamemaster: silent two seasons running (rule 22, may be removed): {}",
+            played.silent.join(", ")
+        );
+    }
+    if gm && !game.pending.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nFor the Gamemaster: requests to enter waiting for APPROVE or REFUSE (rule 1): {}",
+            game.pending.join(", ")
+        );
+    }
+    s
+}
+
+/// What everyone reads of a season's report (every order, with who
+/// commanded each unit, is public in GTD); kept as the phase's `HISTORY`.
+pub fn public(map: &Map, state: &GtdState, played: &Played) -> String {
+    let mut s = String::new();
     s.push_str("\nOrders (country, order, commander, result):\n");
     if played.units.is_empty() {
         s.push_str("  (none)\n");
@@ -191,21 +220,6 @@ pub fn season(
             played.after.centers_of(w).len()
         );
         s.push_str(&final_places(state, &played.after));
-    }
-    let me = game.player_of(address).map(str::to_string);
-    if let Some(me) = me {
-        s.push_str(&personal(map, state, &played.after, &me));
-    }
-    if game_state
-        .masters()
-        .any(|m| m.address.eq_ignore_ascii_case(address))
-        && !played.silent.is_empty()
-    {
-        let _ = writeln!(
-            s,
-            "\nFor the Gamemaster: silent two seasons running (rule 22, may be removed): {}",
-            played.silent.join(", ")
-        );
     }
     s
 }

@@ -138,6 +138,7 @@ pub fn take_variant_order(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
+    power: Option<&str>,
     order: &VariantOrder,
 ) -> Result<Answer, EngineError> {
     let mark = mail_mark(work, sender);
@@ -164,11 +165,13 @@ pub fn take_variant_order(
             needs.code()
         )));
     }
-    let Some(power) = state
-        .players()
-        .find(|m| m.address.eq_ignore_ascii_case(sender))
-        .and_then(|m| m.power.clone())
-    else {
+    // The power signed on as: the player's own, or the one the master became.
+    let Some(power) = power.map(str::to_string).or_else(|| {
+        state
+            .players()
+            .find(|m| m.address.eq_ignore_ascii_case(sender))
+            .and_then(|m| m.power.clone())
+    }) else {
         return Ok(Err("only the player of a power gives this order".into()));
     };
     let position = position_of(map, state)?;
