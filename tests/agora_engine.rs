@@ -844,3 +844,120 @@ fn each_results_mail_shows_only_its_readers_own_votes() {
         .join("\n");
     assert!(!gm.contains("Your votes"), "{gm}");
 }
+
+/// England's board for the convoy scenarios: an army in London, fleets in the
+/// North Sea and the English Channel.
+fn english_convoy_board() -> Position {
+    let map = Map::standard();
+    let mut board = Position::initial(map);
+    let en = power_index("England");
+    board.units.retain(|u| u.power != en);
+    for (kind, c) in [
+        (UnitKind::Army, "lon"),
+        (UnitKind::Fleet, "nth"),
+        (UnitKind::Fleet, "eng"),
+    ] {
+        board.units.push(Unit {
+            power: en,
+            kind,
+            location: Location::from(map.lookup(c).unwrap().province),
+        });
+    }
+    board
+}
+
+#[test]
+fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
+    let mut tour = Tour::started(7);
+    let england = tour.state().player_of("England").unwrap().address.clone();
+    let n: usize = england[1..england.find('@').unwrap()].parse().unwrap();
+    tour.set_board(&english_convoy_board());
+    // Section 17: a move by convoy without its path is refused, with the line,
+    // the section and an example; so is a path that is not a chain of seas.
+    let a = tour.as_contestant(
+        n,
+        "A Lon - Bel\nA Lon - Bel via convoy\nA Lon - Nwy - Bel\n",
+    );
+    assert_eq!(a.errors, 3, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Error (line 2)")
+            && a.reply_body.contains("section 17")
+            && a.reply_body.contains("e.g. A LON - ENG - BEL"),
+        "{}",
+        a.reply_body
+    );
+    assert!(a.reply_body.contains("Error (line 3)"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Norway is not a sea"),
+        "{}",
+        a.reply_body
+    );
+    // A land move needs no path.
+    let a = tour.as_contestant(n, "A Lon - Wal\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // The path through the North Sea, whose fleet holds; the Channel's fleet
+    // convoys, but it is not on the path, so the army does not move.
+    let a = tour.as_contestant(n, "A Lon - Nth - Bel\nF Nth H\nF Eng C A Lon - Bel\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Accepted: A LON - NTH - BEL"),
+        "{}",
+        a.reply_body
+    );
+    tour.run_clock();
+    assert_eq!(tour.table.phase().to_string(), "F1901M");
+    let units = tour.state().position.unwrap().units;
+    assert!(
+        units.iter().any(|u| u.power == "England" && u.at == "LON"),
+        "{units:?}"
+    );
+    // The report shows the Channel's order as written, void: not on the path.
+    let report = tour
+        .mails_to(&england)
+        .into_iter()
+        .rev()
+        .next()
+        .expect("a report with the convoy");
+    assert!(
+        report.contains("Fleet English Channel CONVOY Army London -> Belgium.  (*void*)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Army London -> Belgium via convoy.  (*no convoy*)"),
+        "{report}"
+    );
+    // Named through the Channel, the same convoy carries it.
+    let a = tour.as_contestant(n, "A Lon - Eng - Bel\nF Eng C A Lon - Bel\nF Nth H\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    tour.run_clock();
+    let units = tour.state().position.unwrap().units;
+    assert!(
+        units.iter().any(|u| u.power == "England" && u.at == "BEL"),
+        "{units:?}"
+    );
+}
+
+#[test]
+fn conditional_paths_for_a_later_turn_are_kept_with_their_if_blocks() {
+    let mut tour = Tour::started(7);
+    let england = tour.state().player_of("England").unwrap().address.clone();
+    let n: usize = england[1..england.find('@').unwrap()].parse().unwrap();
+    tour.set_board(&english_convoy_board());
+    // This turn the fleets stand; for the next, a path chosen by the board then.
+    let a = tour.as_contestant(
+        n,
+        "A Lon H\nF Nth H\nF Eng H\nPHASE F1901M\nIF F Eng\nA Lon - Eng - Bel\nF Eng C A Lon - Bel\nELSE\nA Lon - Nth - Bel\nENDIF\n",
+    );
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // Without a path, even in an IF block, the move is refused.
+    let a = tour.as_contestant(n, "PHASE F1901M\nIF F Nth\nA Lon - Bel\nENDIF\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("section 17"), "{}", a.reply_body);
+    tour.run_clock();
+    tour.run_clock();
+    let units = tour.state().position.unwrap().units;
+    assert!(
+        units.iter().any(|u| u.power == "England" && u.at == "BEL"),
+        "{units:?}"
+    );
+}

@@ -37,6 +37,8 @@ pub enum Line {
         line: usize,
         text: String,
         order: Order,
+        /// The convoy route the line wrote (`A LON - NTH - BEL`), if any.
+        route: Option<crate::grammar::ConvoyRoute>,
     },
     /// A line the grammar could not read: reported back; the other lines still apply.
     Error {

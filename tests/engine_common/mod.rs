@@ -93,6 +93,7 @@ pub fn ord(map: &Map, text: &str) -> Line {
         line: 2,
         text: text.to_string(),
         order: order(map, text),
+        route: None,
     }
 }
 

@@ -193,7 +193,7 @@ impl Session<'_, '_, '_> {
         if first_touch {
             self.cond_replaced.push((name.clone(), power.to_string()));
         }
-        let canon = order_text(map, &o.order);
+        let canon = o.canonical(map);
         self.given.push((
             key.into(),
             power.into(),

@@ -14,9 +14,12 @@
 //!   ends the game by itself (`solo_ends_game`); after each turn, contestants
 //!   who cease, the draw clock and the winners' notice (`play::after_phase`);
 //! - the clock: a declared draw or announced winners (`play::due`);
+//! - orders: a convoyed move names its path (section 17), refused without
+//!   one (`route_refusal`); only the named fleets carry it (`adjudicate`);
 //! - the mail commands of the tournament (`commands::run`).
 
 mod commands;
+mod paths;
 mod play;
 mod report;
 
@@ -37,6 +40,7 @@ use crate::variant::agora::tournament::{CAP, Stage, Tournament};
 use crate::variant::agora::{Audience, Notice, person};
 
 pub use commands::{AgoraCommand, run as command};
+pub use paths::{adjudicate, replay_adjudication, route_refusal};
 pub use play::{after_phase, due};
 pub use report::{public_lines, reader_lines};
 
@@ -161,6 +165,7 @@ pub fn orders_given(
     sender: &str,
     orders: &[(String, String)],
 ) -> Result<(), EngineError> {
+    paths::record(work, key, power, orders)?;
     let g = work.game_mut(key);
     let Ok(map) = super::super::process::map_for(&g.state.settings.variant) else {
         return Ok(());

@@ -9,6 +9,7 @@
 //! - `assistants` (7): announced helpers, who submitted which order.
 //! - `schedule` (15): the two-day turn as pure functions of `now`.
 //! - `turn` (15, 22, 23): one set of orders for movement, retreats and adjustments.
+//! - `convoy_paths` (17): a convoyed move's named path, checked and enforced.
 //! - `civil_disorder` (24): the rules choice and the orders of a collapsed power.
 //! - `draw_clock` (9): years without a change of ownership, and a declared draw.
 //! - `victory` (3, 16): eliminations, the 18-centre rule, announced winners.
@@ -19,6 +20,7 @@
 
 pub mod assistants;
 pub mod civil_disorder;
+pub mod convoy_paths;
 pub mod draw_clock;
 pub mod proposals;
 pub mod regulations;

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::assistants::Assistants;
+use super::convoy_paths::Paths;
 use super::draw_clock::{DrawClock, DrawError};
 use super::proposals::Proposals;
 use super::regulations::{Cause, Regulations};
@@ -22,6 +23,9 @@ pub struct Agora {
     pub assistants: Assistants,
     pub draw_clock: DrawClock,
     pub victory: Victory,
+    /// Convoy paths named with moves (section 17).
+    #[serde(default)]
+    pub paths: Paths,
 }
 
 impl Agora {
@@ -34,6 +38,7 @@ impl Agora {
             assistants: Assistants::default(),
             draw_clock: DrawClock::new(start.phase.year, &start.owners),
             victory: Victory::default(),
+            paths: Paths::default(),
         }
     }
 
