@@ -627,6 +627,8 @@ fn a_dead_head_of_government_is_succeeded_and_a_stand_by_player_enters() {
         )
         .unwrap();
     assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = as_master(&mut table, "APPROVE p23");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(gtd(&mut table).state.standby.contains(&"p23".to_string()));
     let reply = ok(&mut table, &hog, "RESIGN");
     assert!(reply.contains("resigned"), "{reply}");
@@ -898,7 +900,7 @@ fn the_gamemaster_gives_a_country_and_vetoes_a_name() {
             table.now,
         )
         .unwrap();
-    let a = as_master(&mut table, "APPOINT p23 TO England");
+    let a = as_master(&mut table, "APPROVE p23\nAPPOINT p23 TO England");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert_eq!(head(&mut table, "England"), Some("p23".to_string()));
     assert!(
@@ -973,6 +975,8 @@ fn a_country_left_by_its_head_and_every_commander_is_given_to_stand_by_players_b
             )
             .unwrap();
         assert_eq!(a.errors, 0, "{}", a.reply_body);
+        let a = as_master(&mut table, &format!("APPROVE {p}"));
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
     }
     let italians: Vec<String> = ["nap", "rom", "ven"]
         .iter()
@@ -1042,16 +1046,11 @@ fn players_send_press_to_a_country_and_to_all() {
 }
 
 #[test]
-fn master_commands_that_do_not_fit_gtd_are_refused() {
+fn other_rules_than_1971_are_refused() {
     let mut table = started();
     process(&mut table);
-    let a = as_master(&mut table, "ROLLBACK\nSET RULES 2023\nPREDICT");
-    assert_eq!(a.errors, 3, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("ROLLBACK is not available"),
-        "{}",
-        a.reply_body
-    );
+    let a = as_master(&mut table, "SET RULES 2023");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("rule 3"), "{}", a.reply_body);
     assert_eq!(table.phase().to_string(), "F1901M");
     assert_eq!(table.state().settings.rules, "1971");
@@ -1137,36 +1136,6 @@ fn signing_on_as_a_power_points_to_the_players_sign_on() {
         a.reply_body
     );
     assert_eq!(a.errors, 2, "{}", a.reply_body);
-}
-
-#[test]
-fn history_and_list_of_a_game_with_a_new_country() {
-    let mut table = started();
-    let bre = commander(&mut table, "bre");
-    ok(
-        &mut table,
-        &bre,
-        "F BRE DECLARE INDEPENDENCE \"Brittany\" HOME BRE PAR MAR\nF BRE - MAO",
-    );
-    process(&mut table);
-    process(&mut table);
-    for body in [
-        format!("HISTORY {GAME}"),
-        format!("LIST {GAME}"),
-        format!("SUMMARY {GAME}"),
-    ] {
-        let a = table
-            .engine
-            .apply_text("x@y.test", &format!("{body}\n"), None, table.now)
-            .unwrap();
-        assert_eq!(a.errors, 0, "{body}: {}", a.reply_body);
-    }
-    let g = gtd(&mut table);
-    let brittany = g.state.country_named("Brittany").expect("a new country");
-    assert_eq!(
-        position(&mut table).unit_at(prov("mao")).map(|u| u.power),
-        Some(brittany)
-    );
 }
 
 #[test]
@@ -1264,4 +1233,281 @@ fn players_are_named_in_orders_whatever_the_case_or_by_address() {
     assert!(reply.contains(&format!("FOR {smy}")), "{reply}");
     process(&mut table);
     assert_eq!(head(&mut table, "Turkey"), Some(smy));
+}
+
+// ------------------------------------------------------------------ the Gamemaster
+
+/// `SIGNON ?game` from a newcomer once the game runs: a request to enter.
+fn ask(table: &mut Table, who: &str) -> legate::game::Applied {
+    table
+        .engine
+        .apply_text(
+            &addr(who),
+            &format!("SIGNON ?{GAME} pw-{who}\n"),
+            None,
+            table.now,
+        )
+        .unwrap()
+}
+
+fn mails_to(table: &mut Table, to: &str, subject: &str) -> Vec<OutboxMail> {
+    table
+        .outbox()
+        .into_iter()
+        .filter(|m| m.recipients.iter().any(|r| r == to) && m.subject.contains(subject))
+        .collect()
+}
+
+fn history(table: &mut Table) -> String {
+    let a = table
+        .engine
+        .apply_text("x@y.test", &format!("HISTORY {GAME}\n"), None, table.now)
+        .unwrap();
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    a.reply_body
+}
+
+#[test]
+fn a_late_entrant_waits_for_the_gamemasters_approval() {
+    let mut table = started();
+    let a = ask(&mut table, "p23");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("sent to the Gamemaster"),
+        "{}",
+        a.reply_body
+    );
+    let g = gtd(&mut table);
+    assert_eq!(g.pending, vec!["p23".to_string()]);
+    assert!(!g.state.standby.contains(&"p23".to_string()));
+    let note = mails_to(&mut table, "gm@judge.test", "Request to enter");
+    assert_eq!(note.len(), 1);
+    assert!(note[0].body.contains("APPROVE p23"), "{}", note[0].body);
+    // Waiting: no country from the Gamemaster, no answer from a player.
+    let a = as_master(&mut table, "APPOINT p23 TO England");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("not yet approved"),
+        "{}",
+        a.reply_body
+    );
+    let lvp = commander(&mut table, "lvp");
+    let a = mail(&mut table, &lvp, "APPROVE p23");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("only the Gamemaster"),
+        "{}",
+        a.reply_body
+    );
+    let a = ask(&mut table, "p23");
+    assert!(
+        a.reply_body.contains("waits for the Gamemaster's approval"),
+        "{}",
+        a.reply_body
+    );
+    // Approved (any case): on the stand-by list, and told so.
+    let a = as_master(&mut table, "APPROVE P23");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(a.reply_body.contains("stand-by list"), "{}", a.reply_body);
+    let g = gtd(&mut table);
+    assert!(g.pending.is_empty());
+    assert_eq!(g.state.standby, vec!["p23".to_string()]);
+    assert_eq!(mails_to(&mut table, &addr("p23"), "Entry approved").len(), 1);
+    let a = as_master(&mut table, "APPROVE p23");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("already on the stand-by list"));
+    // Refused by address: the request is gone, and the address may ask again.
+    ask(&mut table, "p24");
+    let a = as_master(&mut table, &format!("REFUSE {}", addr("p24")));
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let g = gtd(&mut table);
+    assert!(g.pending.is_empty());
+    assert!(g.seats.iter().all(|s| s.name != "p24"));
+    assert!(!g.state.standby.contains(&"p24".to_string()));
+    assert!(
+        table
+            .state()
+            .members
+            .iter()
+            .all(|m| m.address != addr("p24"))
+    );
+    assert_eq!(mails_to(&mut table, &addr("p24"), "Entry refused").len(), 1);
+    let a = ask(&mut table, "p24");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(gtd(&mut table).pending, vec!["p24".to_string()]);
+    // The Gamemaster's report lists the requests still waiting.
+    process(&mut table);
+    let r = mails_to(&mut table, "gm@judge.test", "results");
+    let r = &r.last().expect("a report to the Gamemaster").body;
+    assert!(
+        r.contains("requests to enter waiting for APPROVE or REFUSE (rule 1): p24"),
+        "{r}"
+    );
+}
+
+#[test]
+fn history_names_each_country_as_it_was_named_then() {
+    let mut table = started();
+    let bre = commander(&mut table, "bre");
+    let hog = head(&mut table, "Turkey").unwrap();
+    ok(
+        &mut table,
+        &bre,
+        "F BRE DECLARE INDEPENDENCE \"Brittany\" HOME BRE PAR MAR\nF BRE - MAO",
+    );
+    ok(&mut table, &hog, "RENAME Turkey \"Anatolia\"");
+    process(&mut table);
+    process(&mut table);
+    let h = history(&mut table);
+    assert!(!h.contains("power 7"), "{h}");
+    let (spring, fall) = h.split_at(h.find("F1901M results").expect("the Fall"));
+    assert!(spring.contains("S1901M results"), "{h}");
+    let line = |part: &str, country: &str, unit: &str| {
+        part.lines()
+            .any(|l| l.trim_start().starts_with(country) && l.contains(unit))
+    };
+    assert!(line(spring, "Brittany", "F BRE - MAO"), "{spring}");
+    assert!(
+        line(spring, "Turkey", "A CON"),
+        "the name of the Spring: {spring}"
+    );
+    assert!(line(fall, "Brittany", "F MAO"), "{fall}");
+    assert!(
+        line(fall, "Anatolia", "A CON"),
+        "renamed from the Fall (26 A): {fall}"
+    );
+    assert!(spring.contains("New country (rule 18): Brittany"), "{spring}");
+    // LIST and SUMMARY name countries as they are named now.
+    for body in [format!("LIST {GAME}"), format!("SUMMARY {GAME}")] {
+        let a = table
+            .engine
+            .apply_text("x@y.test", &format!("{body}\n"), None, table.now)
+            .unwrap();
+        assert!(a.reply_body.contains("Anatolia"), "{}", a.reply_body);
+        assert!(!a.reply_body.contains("power 7"), "{}", a.reply_body);
+        if body.starts_with("LIST") {
+            assert!(a.reply_body.contains("Brittany"), "{}", a.reply_body);
+        }
+    }
+}
+
+#[test]
+fn rollback_restores_countries_commanders_and_heads() {
+    let mut table = started();
+    let bre = commander(&mut table, "bre");
+    let mar = commander(&mut table, "mar");
+    let france = head(&mut table, "France");
+    ok(
+        &mut table,
+        &bre,
+        "F BRE DECLARE INDEPENDENCE \"Brittany\" HOME BRE PAR MAR\nACCEPT DEFECTION A MAR",
+    );
+    ok(&mut table, &mar, "A MAR DEFECT TO Brittany\nA MAR - GAS");
+    process(&mut table);
+    ok(&mut table, &mar, "A GAS - SPA");
+    process(&mut table);
+    assert_eq!(table.phase().to_string(), "W1901A");
+    assert!(gtd(&mut table).state.country_named("Brittany").is_some());
+    // A player approved since stays on the stand-by list.
+    ask(&mut table, "p23");
+    as_master(&mut table, "APPROVE p23");
+    let a = as_master(&mut table, "ROLLBACK S1901M");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.phase().to_string(), "S1901M");
+    let g = gtd(&mut table);
+    assert!(g.state.country_named("Brittany").is_none(), "rule 18 undone");
+    let pos = position(&mut table);
+    for at in ["bre", "mar"] {
+        assert_eq!(
+            pos.unit_at(prov(at)).map(|u| u.power),
+            Some(power("France")),
+            "{at}"
+        );
+    }
+    assert_eq!(g.state.commander_at(prov("mar")), Some(mar.as_str()));
+    assert_eq!(head(&mut table, "France"), france);
+    assert!(g.written.is_empty(), "orders are given again");
+    assert_eq!(g.state.standby, vec!["p23".to_string()]);
+    // The Spring is played again from there.
+    ok(&mut table, &mar, "A MAR - GAS");
+    process(&mut table);
+    let pos = position(&mut table);
+    assert_eq!(pos.unit_at(prov("gas")).map(|u| u.power), Some(power("France")));
+    // A rollback to the last phase played, then HISTORY with both versions.
+    let a = as_master(&mut table, "ROLLBACK");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.phase().to_string(), "S1901M");
+    let h = history(&mut table);
+    assert!(h.contains("[rolled back]"), "{h}");
+    assert!(h.contains("New country (rule 18): Brittany"), "{h}");
+}
+
+#[test]
+fn predict_shows_the_gamemaster_the_season_without_playing_it() {
+    let mut table = started();
+    let lvp = commander(&mut table, "lvp");
+    ok(&mut table, &lvp, "A LVP - YOR");
+    let a = as_master(&mut table, "PREDICT");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("Prediction for S1901M"),
+        "{}",
+        a.reply_body
+    );
+    assert!(
+        a.reply_body
+            .lines()
+            .any(|l| l.contains("A LVP - YOR") && l.contains(&lvp)),
+        "every order with its commander: {}",
+        a.reply_body
+    );
+    assert_eq!(table.phase().to_string(), "S1901M");
+    assert!(mails_to(&mut table, &addr(&lvp), "results").is_empty());
+    assert_eq!(gtd(&mut table).written.len(), 1, "the orders stay");
+    let a = mail(&mut table, &lvp, "PREDICT");
+    assert_eq!(a.errors, 1, "the Gamemaster's: {}", a.reply_body);
+    process(&mut table);
+    assert!(position(&mut table).unit_at(prov("yor")).is_some());
+}
+
+#[test]
+fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
+    let mut table = started();
+    let edi = commander(&mut table, "edi");
+    let hog = head(&mut table, "Turkey").unwrap();
+    let a = as_master(&mut table, &format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"));
+    assert!(
+        a.reply_body.contains(&format!("You now speak for {edi}")),
+        "{}",
+        a.reply_body
+    );
+    assert_eq!(
+        a.errors, 1,
+        "only the units that player commands: {}",
+        a.reply_body
+    );
+    assert!(a.reply_body.contains("does not command"), "{}", a.reply_body);
+    let a = as_master(&mut table, "BECOME Turkey\nRENAME Turkey \"Anatolia\"");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert!(
+        a.reply_body
+            .contains(&format!("{hog}, head of government of Turkey")),
+        "{}",
+        a.reply_body
+    );
+    let a = as_master(&mut table, "BECOME zz99");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    process(&mut table);
+    assert!(position(&mut table).unit_at(prov("nth")).is_some());
+    let g = gtd(&mut table);
+    assert_eq!(g.state.country(power("Turkey")).unwrap().name, "Anatolia");
+    assert_eq!(
+        g.state
+            .players
+            .iter()
+            .find(|p| p.name == edi)
+            .map(|p| p.silent_seasons),
+        Some(0),
+        "orders given for a player are theirs (rule 22)"
+    );
 }
