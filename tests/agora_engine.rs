@@ -76,7 +76,8 @@ impl Tour {
         self.mail(&a, &format!("ENTER ?{GAME} {}\n", pw(&a)))
     }
 
-    /// `n` contestants enter; with fewer than seven the GM begins after entry closes.
+    /// `n` contestants enter; with fewer than seven play begins by itself
+    /// when entry closes.
     fn started(n: usize) -> Tour {
         let mut tour = Tour::new();
         for i in 1..=n {
@@ -85,8 +86,8 @@ impl Tour {
         }
         if n < 7 {
             tour.table.advance(Duration::days(8));
-            let a = tour.gm("FORCE BEGIN\n");
-            assert_eq!(a.errors, 0, "{}", a.reply_body);
+            let now = tour.table.now;
+            tour.table.engine.process_due(now).expect("clock");
         }
         assert_eq!(tour.state().status, Status::Active);
         tour
@@ -960,4 +961,78 @@ fn conditional_paths_for_a_later_turn_are_kept_with_their_if_blocks() {
         units.iter().any(|u| u.power == "England" && u.at == "BEL"),
         "{units:?}"
     );
+}
+
+#[test]
+fn play_begins_by_itself_when_entry_closes() {
+    let mut tour = Tour::new();
+    for i in 1..=3 {
+        assert_eq!(tour.enter(i).errors, 0);
+    }
+    // The clock's alarm is the close of entry, seven days after publication.
+    let closes = t("2026-03-08T10:00:00Z");
+    assert_eq!(
+        tour.table.engine.next_wakeup().expect("wakeup"),
+        Some(closes)
+    );
+    tour.table
+        .engine
+        .process_due(closes - Duration::minutes(1))
+        .expect("clock");
+    assert_eq!(tour.state().status, Status::Forming);
+    tour.table.now = closes;
+    tour.table.engine.process_due(closes).expect("clock");
+    let s = tour.state();
+    assert_eq!(s.status, Status::Active);
+    assert_eq!(s.players().filter(|m| m.power.is_some()).count(), 3);
+    assert!(
+        tour.mails_to(&contestant(2))
+            .iter()
+            .any(|m| m
+                .contains("Entry closed at 2026-03-08 10:00 UTC with 3 contestants: play begins")),
+        "{:?}",
+        tour.mails_to(&contestant(2))
+    );
+    // Fewer than seven entered: the Gamemaster alone is reminded of section 2.
+    let reminder = |m: &String| m.contains("you may still replace the regulations");
+    assert!(tour.mails_to(GM).iter().any(reminder));
+    assert!(!tour.mails_to(&contestant(1)).iter().any(reminder));
+    // Entry is over: a late comer is refused.
+    let a = tour.enter(4);
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+}
+
+#[test]
+fn entry_closing_with_one_contestant_waits_for_the_gamemaster() {
+    let mut tour = Tour::new();
+    assert_eq!(tour.enter(1).errors, 0);
+    let closes = t("2026-03-08T10:00:00Z");
+    tour.table.now = closes;
+    tour.table.engine.process_due(closes).expect("clock");
+    assert_eq!(tour.state().status, Status::Forming);
+    let told = |tour: &mut Tour| {
+        tour.mails_to(GM)
+            .iter()
+            .filter(|m| m.contains("play does not begin by itself"))
+            .count()
+    };
+    assert_eq!(told(&mut tour), 1);
+    assert!(
+        tour.mails_to(&contestant(1))
+            .iter()
+            .any(|m| m.contains("too few to play")),
+    );
+    // Told once: the clock has nothing more to do for this game.
+    assert_eq!(tour.table.engine.next_wakeup().expect("wakeup"), None);
+    tour.table
+        .engine
+        .process_due(closes + Duration::days(1))
+        .expect("clock");
+    assert_eq!(told(&mut tour), 1);
+    // The Gamemaster adds a consenting person and begins.
+    tour.table.advance(Duration::days(1));
+    let a = tour.gm("ADD CONTESTANT new@players.test npw CONSENTED\nFORCE BEGIN\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(tour.state().status, Status::Active);
+    assert_eq!(tour.state().players().count(), 2);
 }

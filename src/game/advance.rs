@@ -398,6 +398,9 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game(key);
+    if g.state.status == Status::Forming {
+        return super::variants::forming_due(work, key);
+    }
     if g.state.status != Status::Active {
         return Ok(0);
     }

@@ -257,6 +257,9 @@ impl<'t, 'c> Work<'t, 'c> {
 /// notice went out, then the end of grace; never while it waits for a
 /// replacement, is paused, forming or over.
 pub fn next_action(state: &GameState) -> Option<DateTime<Utc>> {
+    if state.status == Status::Forming {
+        return super::variants::forming_wakeup(state);
+    }
     if state.status != Status::Active {
         return None;
     }

@@ -177,21 +177,24 @@ impl Tx<'_> {
         self.query_all(&sql, [status.map(GameStatus::as_str)], game_from_row)
     }
 
-    /// Active games whose deadline is at or before `now`, earliest first.
+    /// Active games whose deadline is at or before `now`, earliest first, and
+    /// forming games whose wake-up is (a variant's, e.g. the close of entry).
     pub fn due_games(&self, now: DateTime<Utc>) -> Result<Vec<GameId>, StoreError> {
         self.query_all(
             "SELECT id FROM games
-             WHERE status = 'active' AND next_deadline IS NOT NULL AND next_deadline <= ?1
+             WHERE status IN ('active', 'forming') AND next_deadline IS NOT NULL
+               AND next_deadline <= ?1
              ORDER BY next_deadline, id",
             [to_secs(now)],
             |r| Ok(GameId(r.get(0)?)),
         )
     }
 
-    /// The earliest deadline of any active game, for the daemon's alarm.
+    /// The earliest deadline of any active game (or wake-up of a forming
+    /// one), for the daemon's alarm.
     pub fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let secs: Option<Option<i64>> = self.query_opt(
-            "SELECT MIN(next_deadline) FROM games WHERE status = 'active'",
+            "SELECT MIN(next_deadline) FROM games WHERE status IN ('active', 'forming')",
             [],
             |r| Ok(r.get(0)?),
         )?;

@@ -13,12 +13,14 @@
 //!   follow at once from the orders given with the movement (`ready`); no solo
 //!   ends the game by itself (`solo_ends_game`); after each turn, contestants
 //!   who cease, the draw clock and the winners' notice (`play::after_phase`);
-//! - the clock: a declared draw or announced winners (`play::due`);
+//! - the clock: a declared draw or announced winners (`play::due`); while
+//!   forming, the close of entry starts play (`entry`);
 //! - orders: a convoyed move names its path (section 17), refused without
 //!   one (`route_refusal`); only the named fleets carry it (`adjudicate`);
 //! - the mail commands of the tournament (`commands::run`).
 
 mod commands;
+mod entry;
 mod paths;
 mod play;
 mod report;
@@ -40,6 +42,7 @@ use crate::variant::agora::tournament::{CAP, Stage, Tournament};
 use crate::variant::agora::{Audience, Notice, person};
 
 pub use commands::{AgoraCommand, run as command};
+pub use entry::{closed as entry_closed, wakeup as entry_wakeup};
 pub use paths::{adjudicate, replay_adjudication, route_refusal};
 pub use play::{after_phase, due};
 pub use report::{public_lines, reader_lines};

@@ -274,6 +274,21 @@ pub fn replay_adjudication(
     None
 }
 
+/// Hook: when the clock must call for a forming game (Agora: when entry
+/// closes). `None`: a forming game waits for its players or master.
+pub fn forming_wakeup(state: &GameState) -> Option<chrono::DateTime<chrono::Utc>> {
+    agora::entry_wakeup(state)
+}
+
+/// Hook: the clock's call for a forming game whose wake-up has come (Agora:
+/// entry closed; play begins, or the Gamemaster is told too few entered).
+pub fn forming_due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+    if work.game(key).state.agora.is_some() {
+        return agora::entry_closed(work, key);
+    }
+    Ok(0)
+}
+
 /// Hook: why an order line's convoy route, or its lack, is refused when
 /// written for a phase of `kind` (Agora, section 17: a convoyed move names
 /// its path). `None`: accepted.

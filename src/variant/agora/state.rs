@@ -26,6 +26,10 @@ pub struct Agora {
     /// Convoy paths named with moves (section 17).
     #[serde(default)]
     pub paths: Paths,
+    /// Entry closed with too few to play and the Gamemaster was told: the
+    /// clock has nothing more to do until e acts.
+    #[serde(default)]
+    pub too_few_told: bool,
 }
 
 impl Agora {
@@ -39,6 +43,7 @@ impl Agora {
             draw_clock: DrawClock::new(start.phase.year, &start.owners),
             victory: Victory::default(),
             paths: Paths::default(),
+            too_few_told: false,
         }
     }
 

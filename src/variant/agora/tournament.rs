@@ -11,6 +11,11 @@ use crate::map::{Map, Power};
 /// No more than six others may have entered before a person enters (section 1).
 pub const CAP: usize = 7;
 
+/// The fewest contestants the judge starts play with when entry closes: with
+/// one, section 3's "all contestants except one have been eliminated" would
+/// hold before a single turn.
+pub const MIN_TO_PLAY: usize = 2;
+
 /// Entry stays open at least this long after the regulations are published (section 1).
 pub const ENTRY_DAYS: i64 = 7;
 
@@ -130,6 +135,12 @@ impl Tournament {
     pub fn entry_closes(&self) -> DateTime<Utc> {
         self.entry_date
             .max(self.published + Duration::days(ENTRY_DAYS))
+    }
+
+    /// Whether play may begin by itself when entry closes (section 1): with at
+    /// least [`MIN_TO_PLAY`] contestants.
+    pub fn enough_to_play(&self) -> bool {
+        self.contestants.len() >= MIN_TO_PLAY
     }
 
     pub fn is_contestant(&self, who: &str) -> bool {
