@@ -885,3 +885,63 @@ fn mr2_variable_control_orders_for_a_later_phase_are_refused_at_once() {
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("current phase"), "{}", a.reply_body);
 }
+
+// ---------------------------------------------------------------- the master
+
+/// The board of the MR3 Moscow example, Winter 1901.
+fn moscow_winter(table: &mut Table) {
+    set_board(
+        table,
+        "W1901A",
+        &[
+            "Russia: A Gal",
+            "Russia: A Rum",
+            "Russia: F StP/sc",
+            "Russia: F Sev",
+            "Turkey: F Bla",
+            "Turkey: A Bul",
+            "Turkey: A Smy",
+        ],
+        &[("Russia", &["rum"]), ("Turkey", &["bul"])],
+    );
+}
+
+#[test]
+fn rebels_are_named_in_list_and_history_and_the_adjustment_shows_as_played() {
+    let mut table = create("standard masters=MR2,MR3");
+    moscow_winter(&mut table);
+    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
+    let a = orders(&mut table, "Turkey", &format!("LIST {GAME}\n"));
+    assert!(a.reply_body.contains("Rebel A MOS"), "{}", a.reply_body);
+    assert!(!a.reply_body.contains("power 7"), "{}", a.reply_body);
+    let a = orders(&mut table, "Turkey", "A Mos - Ukr\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let a = orders(&mut table, "Italy", &format!("HISTORY {GAME}\n"));
+    let h = a.reply_body;
+    assert!(!h.contains("power 7"), "{h}");
+    let (winter, spring) = h.split_at(h.find("Spring of 1902").expect("S1902M"));
+    assert!(
+        winter.contains("Rebels raised: Rebel A MOS in Moscow"),
+        "the Masters lines of the adjustment: {winter}"
+    );
+    assert!(
+        spring.contains("Rebel A MOS: Army Moscow -> Ukraine."),
+        "{spring}"
+    );
+}
+
+#[test]
+fn the_master_becomes_a_power_for_masters_adjustment_orders() {
+    let mut table = create("standard masters=MR3");
+    moscow_winter(&mut table);
+    let a = master(&mut table, "BECOME Turkey\nBuild Rebel A Mos\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    process(&mut table);
+    let state = table.state();
+    assert_eq!(state.masters.as_ref().unwrap().rules.rebels.len(), 1);
+    assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
+}
