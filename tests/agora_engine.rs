@@ -1036,3 +1036,62 @@ fn entry_closing_with_one_contestant_waits_for_the_gamemaster() {
     assert_eq!(tour.state().status, Status::Active);
     assert_eq!(tour.state().players().count(), 2);
 }
+
+#[test]
+fn the_gamemaster_runs_commands_for_an_enacted_proposal_each_logged_against_it() {
+    let mut tour = Tour::started(4);
+    let a = tour.as_contestant(1, "PROPOSE\nThe game pauses for a holiday.\nENDPROPOSAL\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    // Not yet enacted: no command is run for it.
+    let a = tour.gm("EFFECT PROPOSAL 1 PAUSE\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("not enacted"), "{}", a.reply_body);
+    assert_eq!(tour.state().status, Status::Active);
+    for n in 2..=4 {
+        let a = tour.as_contestant(n, "VOTE FOR PROPOSAL 1\n");
+        assert_eq!(a.errors, 0, "{}", a.reply_body);
+    }
+    // A contestant cannot run the Gamemaster's commands this way.
+    let a = tour.as_contestant(2, "EFFECT PROPOSAL 1 PAUSE\n");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert_eq!(tour.state().status, Status::Active);
+    // The Gamemaster carries it out: the command runs and is logged.
+    let a = tour.gm("EFFECT PROPOSAL 1 PAUSE\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(tour.state().status, Status::Paused);
+    // A refused command is not logged; a note still is.
+    let a = tour.gm("EFFECT PROPOSAL 1 PAUSE\n");
+    assert_eq!(a.errors, 2, "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("not logged against proposal 1"),
+        "{}",
+        a.reply_body
+    );
+    let a = tour.gm("EFFECT 1 RESUME\nEFFECT PROPOSAL 1 told everyone to enjoy the holiday\n");
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(tour.state().status, Status::Active);
+    let s = tour.state();
+    let p = s.agora.as_ref().unwrap().proposals.get(1).unwrap().clone();
+    assert_eq!(
+        p.effects,
+        vec![
+            "ran PAUSE".to_string(),
+            "ran RESUME".to_string(),
+            "told everyone to enjoy the holiday".to_string()
+        ]
+    );
+    // Each is announced to the tournament, and listed with the regulations.
+    assert!(
+        tour.mails_to(&contestant(3))
+            .iter()
+            .any(|m| m.contains("For proposal 1, the Gamemaster: ran PAUSE"))
+    );
+    let a = tour.as_contestant(3, "GET REGULATIONS\n");
+    assert!(
+        a.reply_body.contains(
+            "Carried out for proposal 1 by the Gamemaster:\n  - ran PAUSE\n  - ran RESUME\n  - told everyone"
+        ),
+        "{}",
+        a.reply_body
+    );
+}

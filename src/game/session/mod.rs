@@ -3,6 +3,7 @@
 
 mod account;
 mod conditional;
+mod effect;
 mod master;
 mod press;
 mod seats;
@@ -495,6 +496,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         // Without a game, `GET REGULATIONS` is a help topic like any other.
         if self.context.is_none() && matches!(command, AgoraCommand::GetRegulations(None)) {
             return self.dispatch(line, text, &Request::Get("regulations".into()));
+        }
+        // `EFFECT PROPOSAL n <command>`: the command is run and logged.
+        if let AgoraCommand::Effect { proposal, text: what } = command
+            && self.agora_effect(line, text, *proposal, what)?
+        {
+            return Ok(());
         }
         let Some(ctx) = self.require_context(line, text, false) else {
             return Ok(());

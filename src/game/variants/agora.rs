@@ -20,6 +20,7 @@
 //! - the mail commands of the tournament (`commands::run`).
 
 mod commands;
+pub mod effect;
 mod entry;
 mod paths;
 mod play;

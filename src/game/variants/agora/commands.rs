@@ -195,12 +195,17 @@ fn regulations(work: &Work<'_, '_>, key: &str, n: Option<u32>) -> Result<String,
         Cause::Proposal(p) => format!("enacted proposal {p}"),
         Cause::Gamemaster => "by the Gamemaster".to_string(),
     };
-    Ok(format!(
+    let mut text = format!(
         "The regulations, version {} ({cause}; the latest is {}):\n\n{}",
         v.number,
         agora.regulations.current().number,
         v.text.trim_end()
-    ))
+    );
+    for effects in super::effect::log_lines(&work.game(key).state, v.number) {
+        text.push_str("\n\n");
+        text.push_str(&effects);
+    }
+    Ok(text)
 }
 
 fn propose(
