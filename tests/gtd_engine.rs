@@ -1312,7 +1312,10 @@ fn a_late_entrant_waits_for_the_gamemasters_approval() {
     let g = gtd(&mut table);
     assert!(g.pending.is_empty());
     assert_eq!(g.state.standby, vec!["p23".to_string()]);
-    assert_eq!(mails_to(&mut table, &addr("p23"), "Entry approved").len(), 1);
+    assert_eq!(
+        mails_to(&mut table, &addr("p23"), "Entry approved").len(),
+        1
+    );
     let a = as_master(&mut table, "APPROVE p23");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("already on the stand-by list"));
@@ -1376,7 +1379,10 @@ fn history_names_each_country_as_it_was_named_then() {
         line(fall, "Anatolia", "A CON"),
         "renamed from the Fall (26 A): {fall}"
     );
-    assert!(spring.contains("New country (rule 18): Brittany"), "{spring}");
+    assert!(
+        spring.contains("New country (rule 18): Brittany"),
+        "{spring}"
+    );
     // LIST and SUMMARY name countries as they are named now.
     for body in [format!("LIST {GAME}"), format!("SUMMARY {GAME}")] {
         let a = table
@@ -1415,7 +1421,10 @@ fn rollback_restores_countries_commanders_and_heads() {
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert_eq!(table.phase().to_string(), "S1901M");
     let g = gtd(&mut table);
-    assert!(g.state.country_named("Brittany").is_none(), "rule 18 undone");
+    assert!(
+        g.state.country_named("Brittany").is_none(),
+        "rule 18 undone"
+    );
     let pos = position(&mut table);
     for at in ["bre", "mar"] {
         assert_eq!(
@@ -1432,7 +1441,10 @@ fn rollback_restores_countries_commanders_and_heads() {
     ok(&mut table, &mar, "A MAR - GAS");
     process(&mut table);
     let pos = position(&mut table);
-    assert_eq!(pos.unit_at(prov("gas")).map(|u| u.power), Some(power("France")));
+    assert_eq!(
+        pos.unit_at(prov("gas")).map(|u| u.power),
+        Some(power("France"))
+    );
     // A rollback to the last phase played, then HISTORY with both versions.
     let a = as_master(&mut table, "ROLLBACK");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
@@ -1475,7 +1487,10 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
     let mut table = started();
     let edi = commander(&mut table, "edi");
     let hog = head(&mut table, "Turkey").unwrap();
-    let a = as_master(&mut table, &format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"));
+    let a = as_master(
+        &mut table,
+        &format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"),
+    );
     assert!(
         a.reply_body.contains(&format!("You now speak for {edi}")),
         "{}",
@@ -1486,7 +1501,11 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
         "only the units that player commands: {}",
         a.reply_body
     );
-    assert!(a.reply_body.contains("does not command"), "{}", a.reply_body);
+    assert!(
+        a.reply_body.contains("does not command"),
+        "{}",
+        a.reply_body
+    );
     let a = as_master(&mut table, "BECOME Turkey\nRENAME Turkey \"Anatolia\"");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(

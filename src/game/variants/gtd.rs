@@ -309,11 +309,19 @@ pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), Stri
              BECOME <country> for its head of government)"
         ));
     };
-    let c = game.state.country(country).map(|c| (c.name.clone(), c.hog.clone()));
+    let c = game
+        .state
+        .country(country)
+        .map(|c| (c.name.clone(), c.hog.clone()));
     match c {
         Some((name, Some(head))) => match game.address_of(&head) {
-            Some(a) => Ok((a.to_string(), format!("{head}, head of government of {name}"))),
-            None => Err(format!("{head}, head of {name}, has no address in this game")),
+            Some(a) => Ok((
+                a.to_string(),
+                format!("{head}, head of government of {name}"),
+            )),
+            None => Err(format!(
+                "{head}, head of {name}, has no address in this game"
+            )),
         },
         Some((name, None)) => Err(format!(
             "{name} has no head of government to speak for; BECOME one of its commanders"

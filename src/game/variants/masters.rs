@@ -323,7 +323,11 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
 /// A stored phase reported again (`HISTORY`): rebels named as the rules named
 /// them when the phase was played (its opening state; a rebel raised in it, as
 /// the rules name it now).
-pub fn edit_history_report(state: &GameState, phase: &str, report: &mut crate::report::PhaseReport) {
+pub fn edit_history_report(
+    state: &GameState,
+    phase: &str,
+    report: &mut crate::report::PhaseReport,
+) {
     let (Some(game), Ok(map)) = (
         state.masters.as_ref(),
         crate::game::process::map_for(&state.settings.variant),

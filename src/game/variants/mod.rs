@@ -305,7 +305,11 @@ pub fn route_refusal(
 
 /// Hook: a stored phase's report for `HISTORY`, as the variant names its
 /// powers when that phase was played (Masters: rebels).
-pub fn edit_history_report(state: &GameState, phase: &str, report: &mut crate::report::PhaseReport) {
+pub fn edit_history_report(
+    state: &GameState,
+    phase: &str,
+    report: &mut crate::report::PhaseReport,
+) {
     masters::edit_history_report(state, phase, report);
 }
 
@@ -611,7 +615,11 @@ pub fn restore(
 
 /// Hook: the master's `PREDICT` for a variant that plays its phases itself
 /// (GTD). `None`: the generic prediction.
-pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<Option<String>, EngineError> {
+pub fn predict(
+    work: &Work<'_, '_>,
+    key: &str,
+    sender: &str,
+) -> Result<Option<String>, EngineError> {
     if work.game(key).state.gtd.is_some() {
         return gtd::predict(work, key, sender).map(Some);
     }

@@ -163,7 +163,12 @@ fn not_pending(game: &GtdGame, written: &str) -> String {
     } else {
         format!("waiting: {}", game.pending.join(", "))
     };
-    if game.state.standby.iter().any(|p| p.eq_ignore_ascii_case(written)) {
+    if game
+        .state
+        .standby
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(written))
+    {
         return format!("{written} is already on the stand-by list ({listed})");
     }
     format!("{written} has no request to enter waiting ({listed})")

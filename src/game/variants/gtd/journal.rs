@@ -66,9 +66,7 @@ pub fn history_texts(
     }
     let mut out = BTreeMap::new();
     for rec in tx.phases(game)? {
-        let body = kept
-            .remove(&rec.id.0)
-            .unwrap_or_else(|| from_results(&rec));
+        let body = kept.remove(&rec.id.0).unwrap_or_else(|| from_results(&rec));
         out.insert(
             rec.id.0,
             format!(
@@ -107,8 +105,7 @@ pub fn restore(
         .tx
         .phases(id)?
         .into_iter()
-        .filter(|p| !p.rolled_back && p.seq < record.seq)
-        .next_back()
+        .rfind(|p| !p.rolled_back && p.seq < record.seq)
         .map(|p| p.id.0);
     let Some(entry) = entries(work.tx, id)?
         .into_iter()
@@ -167,10 +164,6 @@ fn sync_members(state: &mut GameState, game: &GtdGame) {
             continue;
         };
         let playing = game.state.players.iter().any(|p| p.name == name);
-        m.role = if playing {
-            Role::Player
-        } else {
-            Role::Standby
-        };
+        m.role = if playing { Role::Player } else { Role::Standby };
     }
 }
