@@ -648,7 +648,7 @@ mod tests {
         assert_eq!(ok("F Lon S F Nth H"), "F LON S F NTH");
         assert_eq!(ok("A Mun S FRENCH A Par-Bur"), "A MUN S FRENCH A PAR - BUR");
         assert_eq!(ok("F Nth T A Lon - Bel"), "F NTH C A LON - BEL");
-        assert_eq!(ok("A Lon-Nth-Nwy"), "A LON - NWY VIA CONVOY");
+        assert_eq!(ok("A Lon-Nth-Nwy"), "A LON - NTH - NWY");
         assert_eq!(ok("A Lon - Bel by convoy"), "A LON - BEL VIA CONVOY");
         assert_eq!(ok("A Mun D"), "A MUN D");
         assert_eq!(ok("Build F StP/NC"), "BUILD F STP/NC");
