@@ -896,6 +896,32 @@ async fn a_grand_tournament_game_by_mail() {
         "the Winter is always played: {fall}"
     );
     println!("{fall}");
+
+    // A 23rd player asks to enter; the Gamemaster approves by mail (rule 1).
+    let late = "gtd23@example.test";
+    let before_gm = stack.delivered(MASTER);
+    let ask = PlayerMail::plain(
+        late,
+        "gtd-late@example.test",
+        "entry",
+        &format!("SIGNON ?{game} pw-late\n"),
+    );
+    send_all(&stack, &[ask]).await;
+    run_once(&config, minutes(20)).await.expect("pass");
+    stack.wait_delivered(MASTER, before_gm + 1).await;
+    let request = text_of(one_with(&mailbox(&stack, MASTER).await, "Request to enter"));
+    assert!(request.contains("APPROVE gtd23"), "{request}");
+    let approve = PlayerMail::plain(
+        MASTER,
+        "gtd-approve@example.test",
+        "approve",
+        &format!("SIGNON M{game} gm-secret\nAPPROVE gtd23\n"),
+    );
+    send_all(&stack, &[approve]).await;
+    run_once(&config, minutes(25)).await.expect("pass");
+    stack.wait_delivered(late, 2).await;
+    let approved = text_of(one_with(&mailbox(&stack, late).await, "Entry approved"));
+    assert!(approved.contains("stand-by list"), "{approved}");
 }
 
 /// Waits for a mail to `user` whose subject contains `part`; returns its text.
@@ -1123,19 +1149,16 @@ async fn an_agora_tournament_by_mail() {
     )
     .await;
 
-    // Entry closes after seven days; the Gamemaster begins.
+    // Entry closes after seven days: the judge's clock begins play by itself.
     let begin = t0 + chrono::Duration::days(8);
-    send_all(
+    run_once(&config, begin).await.expect("pass");
+    agora_mail(
         &stack,
-        &[PlayerMail::plain(
-            MASTER,
-            "ag-begin@example.test",
-            "begin",
-            &format!("SIGNON M{game} gm-secret\nFORCE BEGIN\n"),
-        )],
+        &contestants[0],
+        "Tournament",
+        "Entry closed at",
     )
     .await;
-    run_once(&config, begin).await.expect("pass");
     let start = agora_mail(&stack, &contestants[0], "Game starting", "Powers:").await;
     let power_of = |c: &str| {
         start
