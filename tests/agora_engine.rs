@@ -905,6 +905,12 @@ fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
         "{}",
         a.reply_body
     );
+    // The summary of current orders shows the path too.
+    assert!(
+        a.reply_body.contains("Current orders for England (S1901M):\n  A LON - NTH - BEL\n"),
+        "{}",
+        a.reply_body
+    );
     tour.run_clock();
     assert_eq!(tour.table.phase().to_string(), "F1901M");
     let units = tour.state().position.unwrap().units;

@@ -44,7 +44,7 @@ use crate::variant::agora::{Audience, Notice, person};
 
 pub use commands::{AgoraCommand, run as command};
 pub use entry::{closed as entry_closed, wakeup as entry_wakeup};
-pub use paths::{adjudicate, replay_adjudication, route_refusal};
+pub use paths::{adjudicate, order_line, replay_adjudication, route_refusal};
 pub use play::{after_phase, due};
 pub use report::{public_lines, reader_lines};
 

@@ -216,10 +216,14 @@ pub fn submit_map(
 }
 
 /// Hook: a power's current order as the reply's summary lists it (Twilight
-/// Zone: with the map it uses). `None`: the canonical order.
+/// Zone: with the map it uses; Agora: a convoyed move with its path).
+/// `None`: the canonical order.
 pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
     if twilight::plays(state) {
         return twilight::order_line(state, power, order);
+    }
+    if state.agora.is_some() {
+        return agora::order_line(state, order);
     }
     None
 }

@@ -78,6 +78,32 @@ pub fn record(
     Ok(())
 }
 
+/// A convoyed move of the current phase as the reply's summary lists it: with
+/// the path (or paths, from `IF` blocks) named for it. `None`: as any order.
+pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
+    let Order::Move { unit, to, .. } = order else {
+        return None;
+    };
+    let map = map_for(&state.settings.variant).ok()?;
+    let phase = state.phase_name()?;
+    let (army, to) = (unit.location.province.0, to.province.0);
+    let shown: Vec<String> = state
+        .agora
+        .as_ref()?
+        .paths
+        .named
+        .iter()
+        .filter(|n| n.phase == phase && n.army == army && n.to == to)
+        .filter_map(|n| {
+            let seas: Vec<crate::map::Province> =
+                n.seas.iter().map(|&s| crate::map::Province(s)).collect();
+            let route = ConvoyRoute::new(&seas)?;
+            Some(crate::grammar::canonical_routed(map, order, Some(&route)))
+        })
+        .collect();
+    (!shown.is_empty()).then(|| shown.join(" or "))
+}
+
 /// A movement phase adjudicated with only the named fleets carrying each
 /// army that named its paths: the other fleets' convoys of it count as holds,
 /// and are reported as written, void, "not on the route".
