@@ -921,10 +921,8 @@ fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
     // The report shows the Channel's order as written, void: not on the path.
     let report = tour
         .mails_to(&england)
-        .into_iter()
-        .rev()
-        .next()
-        .expect("a report with the convoy");
+        .pop()
+        .expect("the season report");
     assert!(
         report.contains("Fleet English Channel CONVOY Army London -> Belgium.  (*void*)"),
         "{report}"
