@@ -1487,6 +1487,9 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
     let mut table = started();
     let edi = commander(&mut table, "edi");
     let hog = head(&mut table, "Turkey").unwrap();
+    let a = as_master(&mut table, "F EDI - NTH");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains("BECOME <player>"), "{}", a.reply_body);
     let a = as_master(
         &mut table,
         &format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"),

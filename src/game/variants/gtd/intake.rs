@@ -72,6 +72,13 @@ pub fn take(
         let v = named(game, v.clone());
         return gamemaster(work, key, &v);
     }
+    if is_master && game.player_of(sender).is_none() {
+        return Ok(Err(
+            "the Gamemaster orders no unit; write BECOME <player> (or BECOME <country> for \
+             its head of government) first to give that player's orders"
+                .into(),
+        ));
+    }
     let Some(player) = game.player_of(sender).map(str::to_string) else {
         return Ok(Err(format!("you do not play in {}", g.state.name)));
     };
@@ -426,7 +433,9 @@ fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<An
             )))
         }
         _ => Ok(Err(
-            "the Gamemaster gives orders to no unit; sign on as a player to order".into(),
+            "the Gamemaster gives no player's orders; write BECOME <player> (or BECOME \
+             <country> for its head of government) first"
+                .into(),
         )),
     }
 }
