@@ -948,10 +948,13 @@ fn conditional_paths_for_a_later_turn_are_kept_with_their_if_blocks() {
     let england = tour.state().player_of("England").unwrap().address.clone();
     let n: usize = england[1..england.find('@').unwrap()].parse().unwrap();
     tour.set_board(&english_convoy_board());
-    // This turn the fleets stand; for the next, a path chosen by the board then.
+    // This turn the fleets stand; for the next, the path is chosen by the
+    // board then: through the North Sea while the Channel is England's, else
+    // through the Channel. The Channel's fleet convoys either way.
     let a = tour.as_contestant(
         n,
-        "A Lon H\nF Nth H\nF Eng H\nPHASE F1901M\nIF F Eng\nA Lon - Eng - Bel\nF Eng C A Lon - Bel\nELSE\nA Lon - Nth - Bel\nENDIF\n",
+        "A Lon H\nF Nth H\nF Eng H\nPHASE F1901M\nF Eng C A Lon - Bel\nF Nth H\n\
+         IF F Eng\nA Lon - Nth - Bel\nELSE\nA Lon - Eng - Bel\nENDIF\n",
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     // Without a path, even in an IF block, the move is refused.
@@ -959,10 +962,20 @@ fn conditional_paths_for_a_later_turn_are_kept_with_their_if_blocks() {
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("section 17"), "{}", a.reply_body);
     tour.run_clock();
+    assert_eq!(tour.table.phase().to_string(), "F1901M");
+    // The Channel is England's: the North Sea path is the one chosen, and the
+    // Channel's convoy, off it, does not carry the army (the ELSE path does
+    // not count).
+    let a = tour.as_contestant(n, "");
+    assert!(
+        a.reply_body.contains("A LON - NTH - BEL"),
+        "{}",
+        a.reply_body
+    );
     tour.run_clock();
     let units = tour.state().position.unwrap().units;
     assert!(
-        units.iter().any(|u| u.power == "England" && u.at == "BEL"),
+        units.iter().any(|u| u.power == "England" && u.at == "LON"),
         "{units:?}"
     );
 }

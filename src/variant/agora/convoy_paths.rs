@@ -173,14 +173,21 @@ pub struct Named {
     pub seas: Vec<u8>,
     /// Given inside an `IF` block for a later phase.
     pub conditional: bool,
+    /// That block's condition, as the engine stores it, and the branch the
+    /// order is in (`true`: before `ELSE`): the path counts only when the
+    /// branch is the one the board chooses.
+    #[serde(default)]
+    pub condition: Option<(String, bool)>,
 }
 
 /// An order as stored from one mail, with the path written with it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Given {
     pub order: Order,
     pub route: Option<ConvoyRoute>,
     pub conditional: bool,
+    /// For a conditional order: its block's condition and branch.
+    pub condition: Option<(String, bool)>,
 }
 
 /// The paths named so far, phase by phase (kept for `HISTORY`).
@@ -214,20 +221,38 @@ impl Paths {
                     to: to.province.0,
                     seas: route.seas().iter().map(|p| p.0).collect(),
                     conditional: g.conditional,
+                    condition: g.condition.clone(),
                 });
             }
         }
     }
 
-    /// The seas named for an army's move to `to` in `phase` (all its paths
-    /// together); `None` when no path was named for it.
-    pub fn seas_for(&self, phase: &str, army: Province, to: Province) -> Option<Vec<Province>> {
-        let mut out: Option<Vec<Province>> = None;
-        for n in self
-            .named
+    /// The paths named for an army's move to `to` in `phase` that `applies`
+    /// (a conditional one: its branch is the one the board chose).
+    pub fn paths_for<'a>(
+        &'a self,
+        phase: &'a str,
+        army: Province,
+        to: Province,
+        applies: &'a dyn Fn(&Named) -> bool,
+    ) -> impl Iterator<Item = &'a Named> + 'a {
+        self.named
             .iter()
-            .filter(|n| n.phase == phase && n.army == army.0 && n.to == to.0)
-        {
+            .filter(move |n| n.phase == phase && n.army == army.0 && n.to == to.0)
+            .filter(move |n| applies(n))
+    }
+
+    /// The seas named for an army's move to `to` in `phase` (all its paths
+    /// that apply, together); `None` when no path was named for it.
+    pub fn seas_for(
+        &self,
+        phase: &str,
+        army: Province,
+        to: Province,
+        applies: &dyn Fn(&Named) -> bool,
+    ) -> Option<Vec<Province>> {
+        let mut out: Option<Vec<Province>> = None;
+        for n in self.paths_for(phase, army, to, applies) {
             out.get_or_insert_with(Vec::new)
                 .extend(n.seas.iter().map(|&s| Province(s)));
         }
@@ -237,14 +262,20 @@ impl Paths {
     /// The orders the adjudicator is given for `phase`: a fleet's convoy of an
     /// army that named its paths counts as a hold unless the fleet is on one
     /// of them. Also the indices of the orders so changed.
-    pub fn restrict(&self, phase: &str, given: &[PowerOrder]) -> (Vec<PowerOrder>, Vec<usize>) {
+    pub fn restrict(
+        &self,
+        phase: &str,
+        given: &[PowerOrder],
+        applies: &dyn Fn(&Named) -> bool,
+    ) -> (Vec<PowerOrder>, Vec<usize>) {
         let mut out = given.to_vec();
         let mut changed = Vec::new();
         for (i, po) in out.iter_mut().enumerate() {
             let Order::Convoy { unit, army, to } = po.order else {
                 continue;
             };
-            let Some(seas) = self.seas_for(phase, army.location.province, to.province) else {
+            let Some(seas) = self.seas_for(phase, army.location.province, to.province, applies)
+            else {
                 continue;
             };
             if !seas.contains(&unit.location.province) {
@@ -314,6 +345,7 @@ mod tests {
                 order: o,
                 route: r,
                 conditional: false,
+                condition: None,
             }],
         );
         let given: Vec<PowerOrder> = [
@@ -327,13 +359,13 @@ mod tests {
             order: order(map, t).0,
         })
         .collect();
-        let (out, changed) = paths.restrict("S1901M", &given);
+        let (out, changed) = paths.restrict("S1901M", &given, &|_| true);
         assert_eq!(changed, vec![1]);
         assert!(matches!(out[1].order, Order::Hold { .. }));
         assert_eq!(out[0], given[0]);
         assert_eq!(out[2], given[2]);
         // Another phase: nothing named, nothing changed.
-        assert!(paths.restrict("F1901M", &given).1.is_empty());
+        assert!(paths.restrict("F1901M", &given, &|_| true).1.is_empty());
         // A plain order for the army replaces its path.
         let (o, _) = order(map, "A Lon H");
         paths.given(
@@ -343,6 +375,7 @@ mod tests {
                 order: o,
                 route: None,
                 conditional: false,
+                condition: None,
             }],
         );
         assert!(paths.named.is_empty());

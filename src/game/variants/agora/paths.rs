@@ -12,7 +12,7 @@ use crate::judge::{
 };
 use crate::orders::{Order, PowerOrder};
 use crate::phase::PhaseKind;
-use crate::variant::agora::convoy_paths::{Given, Paths, check};
+use crate::variant::agora::convoy_paths::{Given, Named, Paths, check};
 
 /// The suffix the session gives orders stored under an `IF` for a later phase.
 const CONDITIONAL: &str = " (conditional)";
@@ -46,6 +46,7 @@ pub fn record(
     let Some(p) = map.power(power) else {
         return Ok(());
     };
+    let blocks = branches(&g.state, power);
     let Some(agora) = g.state.agora.as_mut() else {
         return Ok(());
     };
@@ -58,6 +59,12 @@ pub fn record(
         if !movement {
             continue;
         }
+        // This mail's conditional orders for the phase are, in order, those
+        // of the blocks now stored for it: each block's THEN, then its ELSE.
+        let mut branch = blocks
+            .iter()
+            .filter(|(ph, _)| ph == phase)
+            .map(|(_, c)| c.clone());
         let given: Vec<Given> = orders
             .iter()
             .filter(|(ph, _)| ph == phase)
@@ -66,16 +73,52 @@ pub fn record(
                     Some(t) => (t, true),
                     None => (text.as_str(), false),
                 };
+                let condition = if conditional { branch.next() } else { None };
                 parse_order(map, text).ok().map(|parsed| Given {
                     order: parsed.order,
                     route: parsed.route,
                     conditional,
+                    condition,
                 })
             })
             .collect();
         agora.paths.given(phase, p, &given);
     }
     Ok(())
+}
+
+/// The orders of `power`'s stored `IF` blocks in the order they were given:
+/// (phase, (the block's condition as stored, the branch)).
+fn branches(state: &GameState, power: &str) -> Vec<(String, (String, bool))> {
+    let mut out = Vec::new();
+    let mut blocks: Vec<_> = state
+        .conditional
+        .iter()
+        .filter(|c| c.power == power)
+        .collect();
+    blocks.sort_by_key(|c| c.block);
+    for c in blocks {
+        let cond = serde_json::to_string(&c.condition).unwrap_or_default();
+        for (list, branch) in [(&c.then, true), (&c.otherwise, false)] {
+            for _ in list {
+                out.push((c.phase.clone(), (cond.clone(), branch)));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a named path applies on `position`: a plain one always; a
+/// conditional one when its branch is the one the board chooses.
+fn applies(map: &crate::map::Map, position: &Position, n: &Named) -> bool {
+    let Some((cond, branch)) = &n.condition else {
+        return true;
+    };
+    let Ok(doc) = serde_json::from_str::<super::super::super::conditions::CondDoc>(cond) else {
+        return true;
+    };
+    doc.holds(map, position, crate::map::Power(n.power))
+        .is_ok_and(|h| h == *branch)
 }
 
 /// A convoyed move of the current phase as the reply's summary lists it: with
@@ -86,14 +129,13 @@ pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
     };
     let map = map_for(&state.settings.variant).ok()?;
     let phase = state.phase_name()?;
-    let (army, to) = (unit.location.province.0, to.province.0);
+    let position = super::super::super::process::position_of(map, state).ok()?;
+    let applies = |n: &Named| applies(map, &position, n);
     let shown: Vec<String> = state
         .agora
         .as_ref()?
         .paths
-        .named
-        .iter()
-        .filter(|n| n.phase == phase && n.army == army && n.to == to)
+        .paths_for(phase, unit.location.province, to.province, &applies)
         .filter_map(|n| {
             let seas: Vec<crate::map::Province> =
                 n.seas.iter().map(|&s| crate::map::Province(s)).collect();
@@ -139,7 +181,8 @@ fn restricted(
     if position.phase.kind != PhaseKind::Movement {
         return None;
     }
-    let (orders, changed) = paths.restrict(&position.phase.to_string(), given);
+    let applies = |n: &Named| applies(map, position, n);
+    let (orders, changed) = paths.restrict(&position.phase.to_string(), given, &applies);
     if changed.is_empty() {
         return None;
     }
