@@ -8,43 +8,32 @@ mod engine_common;
 use engine_common::*;
 use legate::game::Applied;
 use legate::game::docs::PositionDoc;
-use legate::game::model::{GameState, Status};
-use legate::judge::{Position, Unit};
+use legate::game::model::Status;
+use legate::judge::Unit;
 use legate::map::{Map, Power, UnitKind};
 use legate::phase::Phase;
 use legate::variant::masters::{Options, Rebel, minors};
 
 const GAME: &str = "mr";
 
-fn mail(table: &mut Table, from: &str, body: &str) -> Applied {
-    table
-        .engine
-        .apply_text(from, body, None, table.now)
-        .expect("apply")
-}
-
-/// A started game created with `CREATE ?mr gm-pw <words>`; each player asks for
-/// a different great power.
-fn create(words: &str) -> Table {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    let master = table.master.clone();
-    let a = mail(
-        &mut table,
-        &master,
-        &format!("CREATE ?{GAME} gm-pw {words}\n"),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+/// Each player mails `SIGNON ?mr` asking for a different great power.
+fn join_all(table: &mut Table) {
     for power in POWERS {
         let addr = address(power);
         let body = format!(
             "SIGNON ?{GAME} {}\nSET PREFERENCE {power}\n",
             password(&addr)
         );
-        let a = mail(&mut table, &addr, &body);
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        no_errors(table.mail(&addr, &body));
         table.players.insert(power.to_string(), addr);
     }
+}
+
+/// A started game created with `CREATE ?mr gm-pw <words>`; each player asks for
+/// a different great power.
+fn create(words: &str) -> Table {
+    let mut table = Table::created_by_mail(GAME, words);
+    join_all(&mut table);
     assert_eq!(table.state().status, Status::Active);
     table
 }
@@ -53,32 +42,17 @@ fn create(words: &str) -> Table {
 fn orders(table: &mut Table, power: &str, body: &str) -> Applied {
     let addr = address(power);
     let text = format!("SIGNON {power}@{GAME} {}\n{body}", password(&addr));
-    mail(table, &addr, &text)
+    table.mail(&addr, &text)
 }
 
-fn master(table: &mut Table, body: &str) -> Applied {
-    let from = table.master.clone();
-    mail(table, &from, &format!("SIGNON M{GAME} gm-pw\n{body}"))
+/// `orders`, answered without error.
+fn orders_ok(table: &mut Table, power: &str, body: &str) -> Applied {
+    no_errors(orders(table, power, body))
 }
 
 fn process(table: &mut Table) {
-    let a = master(table, "PROCESS\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.process_by_master();
     table.advance(chrono::Duration::minutes(1));
-}
-
-fn map_of(state: &GameState) -> &'static Map {
-    legate::game::process::map_for(&state.settings.variant).expect("map")
-}
-
-fn position(table: &mut Table) -> Position {
-    let state = table.state();
-    state
-        .position
-        .as_ref()
-        .expect("board")
-        .to_position(map_of(&state))
-        .expect("position")
 }
 
 /// `"A MOS"` -> the unit there, as (power name, kind letter).
@@ -86,7 +60,7 @@ fn unit_at(table: &mut Table, at: &str) -> Option<(String, char)> {
     let state = table.state();
     let map = map_of(&state);
     let p = map.lookup(at).expect(at).province;
-    let pos = position(table);
+    let pos = table.position();
     pos.unit_at(p).map(|u| {
         (
             legate::game::docs::power_name(map, u.power),
@@ -98,49 +72,34 @@ fn unit_at(table: &mut Table, at: &str) -> Option<(String, char)> {
 /// The body of the last results mail (the master's copy).
 fn last_report(table: &mut Table) -> String {
     let master = table.master.clone();
-    table
-        .outbox()
-        .into_iter()
-        .rfind(|m| m.subject.contains("results") && m.recipients.contains(&master))
-        .map(|m| m.body)
-        .expect("a results mail")
+    table.last_results_to(&master)
 }
 
 /// Puts a board on the table: the units given (`"Russia: A Gal"`, `"#7: A Arm"`
 /// for power number 7), these owners changed, in `phase`; orders cleared.
 fn set_board(table: &mut Table, phase: &str, units: &[&str], owners: &[(&str, &[&str])]) {
-    let name = table.game.clone();
-    let mut state = table.state();
-    let map = map_of(&state);
-    let mut pos = state
-        .position
-        .as_ref()
-        .expect("board")
-        .to_position(map)
-        .expect("position");
-    pos.phase = phase.parse::<Phase>().expect(phase);
-    pos.units = units.iter().map(|u| unit(map, u)).collect();
-    pos.dislodged.clear();
-    for (who, centers) in owners {
-        let p = map.power(who).expect(who);
-        for c in *centers {
-            let at = map.lookup(c).expect(c).province;
-            pos.owners[at.0 as usize] = Some(p);
+    table.edit_game(|state, row| {
+        let map = map_of(state);
+        let mut pos = state
+            .position
+            .as_ref()
+            .expect("board")
+            .to_position(map)
+            .expect("position");
+        pos.phase = phase.parse::<Phase>().expect(phase);
+        pos.units = units.iter().map(|u| unit(map, u)).collect();
+        pos.dislodged.clear();
+        for (who, centers) in owners {
+            let p = map.power(who).expect(who);
+            for c in *centers {
+                let at = map.lookup(c).expect(c).province;
+                pos.owners[at.0 as usize] = Some(p);
+            }
         }
-    }
-    state.position = Some(PositionDoc::from_position(map, &pos));
-    state.orders.clear();
-    let text = serde_json::to_string(&state).expect("state");
-    table
-        .engine
-        .store()
-        .transaction(|tx| {
-            let mut g = tx.game_by_name(&name)?.expect("game");
-            g.state = text.clone();
-            g.current_phase = Some(phase.to_string());
-            tx.update_game(&g)
-        })
-        .expect("store");
+        state.position = Some(PositionDoc::from_position(map, &pos));
+        state.orders.clear();
+        row.current_phase = Some(phase.to_string());
+    });
 }
 
 fn unit(map: &Map, text: &str) -> Unit {
@@ -161,23 +120,6 @@ fn unit(map: &Map, text: &str) -> Unit {
     }
 }
 
-/// Changes the Masters bookkeeping as stored.
-fn edit_masters(table: &mut Table, f: impl FnOnce(&mut GameState)) {
-    let name = table.game.clone();
-    let mut state = table.state();
-    f(&mut state);
-    let text = serde_json::to_string(&state).expect("state");
-    table
-        .engine
-        .store()
-        .transaction(|tx| {
-            let mut g = tx.game_by_name(&name)?.expect("game");
-            g.state = text.clone();
-            tx.update_game(&g)
-        })
-        .expect("store");
-}
-
 // ---------------------------------------------------------------- options
 
 #[test]
@@ -195,7 +137,7 @@ fn create_with_masters_options_gives_minor_powers_and_great_powers_to_players() 
         );
     }
     // Twelve minors, each with one army in its home center.
-    let pos = position(&mut table);
+    let pos = table.position();
     let map = minors::standard();
     for name in ["Portugal", "Spain", "Belgium", "Tunis", "Norway", "Serbia"] {
         let p = map.power(name).expect(name);
@@ -204,20 +146,15 @@ fn create_with_masters_options_gives_minor_powers_and_great_powers_to_players() 
     }
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
     // Fixed once started.
-    let a = master(&mut table, "SET MASTERS MR3\n");
+    let a = table.master_mail("SET MASTERS MR3\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("has started"), "{}", a.reply_body);
 }
 
 #[test]
 fn set_masters_while_forming_and_bad_lists_refused() {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    let m = table.master.clone();
-    let a = mail(&mut table, &m, &format!("CREATE ?{GAME} gm-pw\n"));
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = master(&mut table, "SET MASTERS MR3, MR5\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let mut table = Table::created_by_mail(GAME, "");
+    let a = no_errors(table.master_mail("SET MASTERS MR3, MR5\n"));
     assert!(a.reply_body.contains("MR3 Rebellion"), "{}", a.reply_body);
     let state = table.state();
     assert_eq!(
@@ -226,15 +163,14 @@ fn set_masters_while_forming_and_bad_lists_refused() {
     );
     // Without MR1 the board is the standard one.
     assert_eq!(state.settings.variant, "standard");
-    let a = master(&mut table, "SET MASTERS MR9\n");
+    let a = table.master_mail("SET MASTERS MR9\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("MR9"), "{}", a.reply_body);
-    let a = master(&mut table, "SET MASTERS NONE\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("SET MASTERS NONE\n"));
     assert!(table.state().masters.is_none());
     // `masters` alone plays all six.
-    let a = mail(&mut table, &m, "CREATE ?mr2 gm-pw masters\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let m = table.master.clone();
+    no_errors(table.mail(&m, "CREATE ?mr2 gm-pw masters\n"));
     table.game = "mr2".into();
     let state = table.state();
     assert_eq!(state.masters.unwrap().rules.options, Options::all());
@@ -250,8 +186,7 @@ fn spring_1901(table: &mut Table) {
         ("Germany", "F Kie - Hel\nA Ber - Kie\n"),
         ("Italy", "F Nap - Tys\n"),
     ] {
-        let a = orders(table, power, body);
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        orders_ok(table, power, body);
     }
     process(table);
     assert_eq!(table.phase().to_string(), "F1901M");
@@ -261,30 +196,27 @@ fn spring_1901(table: &mut Table) {
 fn mr2_the_fall_1901_portugal_example_by_mail() {
     let mut table = create("standard masters=MR1,MR2");
     spring_1901(&mut table);
-    let a = orders(
+    let a = orders_ok(
         &mut table,
         "France",
         "F Gas -S- A Mar-Spa\nA Mar - Spa\nPortugal A Por -S- (French) A Mar-Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(
         a.reply_body.contains("variable control"),
         "{}",
         a.reply_body
     );
-    let a = orders(
+    orders_ok(
         &mut table,
         "Germany",
         "F Hel -S- A Kie-Den\nA Kie - Den\nPortugal A Por -S- (Spanish) A Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(
+    orders_ok(
         &mut table,
         "Italy",
         // As the text writes it: a line naming the power, then its orders.
         "F TyS - Wes\nPortugal\nA Por -S- (Spanish) A Spa\nA Por -S- (Spanish) A Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     process(&mut table);
     // The Portuguese army supports the Spanish one: the French attack fails.
     assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
@@ -302,8 +234,7 @@ fn mr2_the_fall_1901_portugal_example_by_mail() {
     // Spain kept its center: the year's end shows it Spanish.
     assert_eq!(table.centers("Spain"), 1);
     // HISTORY shows the votes again.
-    let a = orders(&mut table, "Italy", &format!("HISTORY {GAME}\n"));
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Italy", &format!("HISTORY {GAME}\n"));
     let history: String = table
         .outbox()
         .into_iter()
@@ -323,12 +254,11 @@ fn mr2_the_fall_1901_portugal_example_by_mail() {
 fn mr2_france_alone_for_portugal_takes_spain() {
     let mut table = create("standard masters=MR1,MR2");
     spring_1901(&mut table);
-    let a = orders(
+    orders_ok(
         &mut table,
         "France",
         "F Gas S A Mar-Spa\nA Mar - Spa\nPortugal A Por S A Mar - Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     process(&mut table);
     assert_eq!(unit_at(&mut table, "spa"), Some(("France".into(), 'A')));
 }
@@ -339,12 +269,11 @@ fn mr2_ineligible_and_over_the_limit_orders_are_reported_and_not_counted() {
     spring_1901(&mut table);
     // A Mar stands next to Spain: France may not write for Spain. And France,
     // with three centers, writes three own orders and one more for Portugal.
-    let a = orders(
+    orders_ok(
         &mut table,
         "France",
         "Spain A Spa - Por\nF Gas - Mao\nA Mar - Pie\nA Par - Bur\nPortugal A Por - Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     process(&mut table);
     let report = last_report(&mut table);
     assert!(
@@ -382,15 +311,13 @@ fn mr2_orders_for_minors_refused_without_variable_control() {
 fn mr2_a_later_mail_replaces_the_writers_orders_for_that_unit() {
     let mut table = create("standard masters=MR1,MR2");
     spring_1901(&mut table);
-    let a = orders(
+    orders_ok(
         &mut table,
         "Italy",
         "Portugal A Por - Spa\nPortugal A Por - Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     table.advance(chrono::Duration::minutes(1));
-    let a = orders(&mut table, "Italy", "Portugal A Por H\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Italy", "Portugal A Por H\n");
     let state = table.state();
     let kept = &state.masters.as_ref().unwrap().control["Italy"];
     assert_eq!(kept.len(), 1, "{kept:?}");
@@ -428,12 +355,9 @@ fn mr3_the_moscow_example_by_mail() {
             ("Germany", &["hol"]),
         ],
     );
-    let a = orders(&mut table, "Russia", "Build A Mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Germany", "build rebel a mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Russia", "Build A Mos\n");
+    orders_ok(&mut table, "Turkey", "Build Rebel A Mos\n");
+    orders_ok(&mut table, "Germany", "build rebel a mos\n");
     process(&mut table);
     let state = table.state();
     let rebels = &state.masters.as_ref().unwrap().rules.rebels;
@@ -450,8 +374,7 @@ fn mr3_the_moscow_example_by_mail() {
     );
     assert_eq!(table.phase().to_string(), "S1902M");
     // Rolled back, the rebels are gone with the phase that raised them.
-    let a = master(&mut table, "ROLLBACK W1901A\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("ROLLBACK W1901A\n"));
     let state = table.state();
     assert!(state.masters.as_ref().unwrap().rules.rebels.is_empty());
     assert_eq!(unit_at(&mut table, "mos"), None);
@@ -474,13 +397,11 @@ fn mr3_rebels_are_open_to_variable_control_with_mr2() {
         ],
         &[("Russia", &["rum"]), ("Turkey", &["bul"])],
     );
-    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Turkey", "Build Rebel A Mos\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
     // Spring 1902: Turkey sends the rebels into the Ukraine.
-    let a = orders(&mut table, "Turkey", "A Mos - Ukr\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Turkey", "A Mos - Ukr\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ukr"), Some(("power 7".into(), 'A')));
     let report = last_report(&mut table);
@@ -512,28 +433,25 @@ fn mr4_the_austria_serbia_example_by_mail() {
         &[("Austria", &["ser", "gre"])],
     );
     // Serbia was Austrian at the previous adjustment too.
-    edit_masters(&mut table, |s| {
+    table.edit_state(|s| {
         let map = Map::standard();
         let pos = s.position.as_ref().unwrap().to_position(map).unwrap();
         s.masters.as_mut().unwrap().rules.previous_owners = Some(pos.owners.clone());
     });
-    let a = orders(&mut table, "Austria", "ANNEX Serbia\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Austria", "ANNEX Serbia\n");
     process(&mut table);
     let report = last_report(&mut table);
     assert!(report.contains("Annexed: Serbia by Austria"), "{report}");
-    let pos = position(&mut table);
+    let pos = table.position();
     let map = Map::standard();
     let ser = map.lookup("ser").unwrap().province;
     assert!(pos.home_of(map.power("Austria").unwrap()).contains(ser));
     // 1903: Serbia empty and still Austrian: Austria builds there.
-    let a = orders(&mut table, "Austria", "A Ser - Alb\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Austria", "A Ser - Alb\n");
     process(&mut table);
     process(&mut table);
     assert_eq!(table.phase().to_string(), "W1903A");
-    let a = orders(&mut table, "Austria", "Build A Ser\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Austria", "Build A Ser\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ser"), Some(("Austria".into(), 'A')));
 }
@@ -549,8 +467,7 @@ fn mr5_englands_build_f_lvp_disband_a_yrk_by_mail() {
         &["England: F Nwy", "England: F Nth", "England: A Yor"],
         &[("England", &["nwy"])],
     );
-    let a = orders(&mut table, "England", "Build F Lvp\nDisband A Yrk\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "England", "Build F Lvp\nDisband A Yrk\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "lvp"), Some(("England".into(), 'F')));
     assert_eq!(unit_at(&mut table, "yor"), None);
@@ -570,8 +487,7 @@ fn mr5_off_a_disband_beyond_losses_is_void() {
         &["England: F Nwy", "England: F Nth", "England: A Yor"],
         &[("England", &["nwy"])],
     );
-    let a = orders(&mut table, "England", "Build F Lvp\nDisband A Yor\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "England", "Build F Lvp\nDisband A Yor\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "yor"), Some(("England".into(), 'A')));
     assert_eq!(unit_at(&mut table, "lvp"), Some(("England".into(), 'F')));
@@ -603,7 +519,7 @@ fn mr6_the_france_italy_armenia_example_by_mail() {
             ("Italy", &["tun"]),
         ],
     );
-    edit_masters(&mut table, |s| {
+    table.edit_state(|s| {
         s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
             power: Power(7),
             kind: UnitKind::Army,
@@ -611,10 +527,8 @@ fn mr6_the_france_italy_armenia_example_by_mail() {
             identity: None,
         });
     });
-    let a = orders(&mut table, "France", "Aid Italy\nAid Rebel A Arm\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Italy", "Build A Ven\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "France", "Aid Italy\nAid Rebel A Arm\n");
+    orders_ok(&mut table, "Italy", "Build A Ven\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ven"), Some(("Italy".into(), 'A')));
     assert_eq!(unit_at(&mut table, "arm"), Some(("power 7".into(), 'A')));
@@ -649,14 +563,12 @@ fn mr6_aid_refused_when_the_game_does_not_play_it() {
 fn all_six_rules_together_through_a_year() {
     let mut table = create("masters");
     spring_1901(&mut table);
-    let a = orders(
+    orders_ok(
         &mut table,
         "France",
         "F Gas S A Mar-Spa\nA Mar - Spa\nPortugal A Por S A Mar - Spa\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Germany", "F Hel S A Kie-Den\nA Kie - Den\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Germany", "F Hel S A Kie-Den\nA Kie - Den\n");
     process(&mut table);
     // The Danish army had nowhere to go; France took Spain.
     assert_eq!(unit_at(&mut table, "spa"), Some(("France".into(), 'A')));
@@ -665,12 +577,9 @@ fn all_six_rules_together_through_a_year() {
     }
     // France (4 centers, 3 units) aids Portugal; Germany (4, 3) builds; England
     // (3, 3) disbands A Lvp; Italy (3, 3) has nothing to give.
-    let a = orders(&mut table, "France", "Aid Portugal\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Germany", "Build A Ber\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "England", "Disband A Lvp\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "France", "Aid Portugal\n");
+    orders_ok(&mut table, "Germany", "Build A Ber\n");
+    orders_ok(&mut table, "England", "Disband A Lvp\n");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "S1902M");
     assert_eq!(unit_at(&mut table, "ber"), Some(("Germany".into(), 'A')));
@@ -691,8 +600,7 @@ fn players_sign_on_by_initial_though_minors_share_it() {
     for (initial, power) in [("G", "Germany"), ("T", "Turkey"), ("R", "Russia")] {
         let addr = address(power);
         let body = format!("SIGNON {initial}{GAME} {}\n", password(&addr));
-        let a = mail(&mut table, &addr, &body);
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        let a = no_errors(table.mail(&addr, &body));
         assert!(
             a.reply_body.contains(&format!("Signed on as {power}")),
             "{}",
@@ -701,11 +609,7 @@ fn players_sign_on_by_initial_though_minors_share_it() {
     }
     // An initial only minors have is no seat.
     let addr = address("France");
-    let a = mail(
-        &mut table,
-        &addr,
-        &format!("SIGNON S{GAME} {}\n", password(&addr)),
-    );
+    let a = table.mail(&addr, &format!("SIGNON S{GAME} {}\n", password(&addr)));
     assert_eq!(a.errors, 1, "{}", a.reply_body);
 }
 
@@ -714,21 +618,18 @@ fn players_sign_on_by_initial_though_minors_share_it() {
 #[test]
 fn mr2d_a_dislodged_minor_retreats_by_variable_control_one_order_per_player() {
     let mut table = create("standard masters=MR1,MR2");
-    let a = orders(&mut table, "France", "A Par - Pic\nA Mar - Bur\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "France", "A Par - Pic\nA Mar - Bur\n");
     process(&mut table);
-    let a = orders(&mut table, "France", "A Pic - Bel\nA Bur S A Pic - Bel\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "France", "A Pic - Bel\nA Bur S A Pic - Bel\n");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901R");
     // Germany (three centers, but retreats have no limit) writes twice; the
     // second order for the same unit is not counted.
-    let a = orders(
+    orders_ok(
         &mut table,
         "Germany",
         "Belgium A Bel - Ruh\nBelgium A Bel D\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ruh"), Some(("Belgium".into(), 'A')));
     let report = last_report(&mut table);
@@ -742,8 +643,7 @@ fn mr2d_a_dislodged_minor_retreats_by_variable_control_one_order_per_player() {
 fn a_draw_is_voted_by_the_great_powers_only() {
     let mut table = create("standard masters=MR1,MR2");
     for power in POWERS {
-        let a = orders(&mut table, power, "SET DRAW\n");
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        orders_ok(&mut table, power, "SET DRAW\n");
     }
     assert_eq!(table.state().status, Status::Finished);
 }
@@ -763,22 +663,18 @@ fn mr2e_a_minor_builds_by_the_votes_of_eligible_players() {
         ],
         &[("Spain", &["spa", "por"])],
     );
-    let a = orders(&mut table, "Italy", "Build A Spa\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = orders_ok(&mut table, "Italy", "Build A Spa\n");
     assert!(
         a.reply_body
             .contains("Masters adjustment orders for W1901A"),
         "{}",
         a.reply_body
     );
-    let a = orders(&mut table, "Germany", "Build A Spa\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "England", "Build F Spa/nc\nRemove A Gas\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Germany", "Build A Spa\n");
+    orders_ok(&mut table, "England", "Build F Spa/nc\nRemove A Gas\n");
     // France's A Par stands next to no Spanish center, but Gascony is Spain's
     // unit, not its center: France may vote too, and votes for the fleet.
-    let a = orders(&mut table, "France", "Build F Spa/sc\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "France", "Build F Spa/sc\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
     assert_eq!(unit_at(&mut table, "gas"), Some(("Spain".into(), 'A')));
@@ -796,22 +692,14 @@ fn mr2e_a_minor_builds_by_the_votes_of_eligible_players() {
 
 #[test]
 fn nobody_may_ask_for_a_minor_power() {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    let m = table.master.clone();
-    let a = mail(
-        &mut table,
-        &m,
-        &format!("CREATE ?{GAME} gm-pw masters=MR1\n"),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let mut table = Table::created_by_mail(GAME, "masters=MR1");
     assert_eq!(table.state().settings.variant, "masters");
     let addr = address("France");
     let body = format!(
         "SIGNON ?{GAME} {}\nSET PREFERENCE Portugal\n",
         password(&addr)
     );
-    let a = mail(&mut table, &addr, &body);
+    let a = table.mail(&addr, &body);
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(
         a.reply_body.contains("nobody plays Portugal"),
@@ -822,23 +710,9 @@ fn nobody_may_ask_for_a_minor_power() {
 
 #[test]
 fn set_variant_masters_plays_all_six_rules_with_minors() {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    let m = table.master.clone();
-    let a = mail(&mut table, &m, &format!("CREATE ?{GAME} gm-pw\n"));
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = master(&mut table, "SET VARIANT masters\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    for power in POWERS {
-        let addr = address(power);
-        let body = format!(
-            "SIGNON ?{GAME} {}\nSET PREFERENCE {power}\n",
-            password(&addr)
-        );
-        let a = mail(&mut table, &addr, &body);
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
-        table.players.insert(power.to_string(), addr);
-    }
+    let mut table = Table::created_by_mail(GAME, "");
+    no_errors(table.master_mail("SET VARIANT masters\n"));
+    join_all(&mut table);
     let state = table.state();
     assert_eq!(state.status, Status::Active);
     assert_eq!(
@@ -858,12 +732,11 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
         legate::game::advance::late_powers(map_of(&state), &state).expect("late powers")
     };
     assert!(late(&mut table).contains(&"France".to_string()));
-    let a = orders(
+    orders_ok(
         &mut table,
         "France",
         "A Par - Bur\nA Mar H\nSpain: A Spa H\n",
     );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(
         !late(&mut table).contains(&"France".to_string()),
         "F Bre left without an order for a variable-control order"
@@ -910,15 +783,13 @@ fn moscow_winter(table: &mut Table) {
 fn rebels_are_named_in_list_and_history_and_the_adjustment_shows_as_played() {
     let mut table = create("standard masters=MR2,MR3");
     moscow_winter(&mut table);
-    let a = orders(&mut table, "Turkey", "Build Rebel A Mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Turkey", "Build Rebel A Mos\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
     let a = orders(&mut table, "Turkey", &format!("LIST {GAME}\n"));
     assert!(a.reply_body.contains("Rebel A MOS"), "{}", a.reply_body);
     assert!(!a.reply_body.contains("power 7"), "{}", a.reply_body);
-    let a = orders(&mut table, "Turkey", "A Mos - Ukr\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    orders_ok(&mut table, "Turkey", "A Mos - Ukr\n");
     process(&mut table);
     let a = orders(&mut table, "Italy", &format!("HISTORY {GAME}\n"));
     let h = a.reply_body;
@@ -938,8 +809,7 @@ fn rebels_are_named_in_list_and_history_and_the_adjustment_shows_as_played() {
 fn the_master_becomes_a_power_for_masters_adjustment_orders() {
     let mut table = create("standard masters=MR3");
     moscow_winter(&mut table);
-    let a = master(&mut table, "BECOME Turkey\nBuild Rebel A Mos\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("BECOME Turkey\nBuild Rebel A Mos\n"));
     process(&mut table);
     let state = table.state();
     assert_eq!(state.masters.as_ref().unwrap().rules.rebels.len(), 1);

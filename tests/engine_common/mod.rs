@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Duration, Utc};
 use legate::game::model::GameState;
 use legate::game::{Applied, Engine, EngineConfig, Line, Request};
+use legate::judge::Position;
 use legate::map::{Location, Map, UnitKind};
 use legate::orders::{Order, UnitSpec};
 use legate::phase::Phase;
-use legate::store::{OutboxMail, PhaseRecord};
+use legate::store::{Game, OutboxMail, PhaseRecord};
 
 pub const POWERS: [&str; 7] = [
     "Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey",
@@ -272,6 +273,85 @@ impl Table {
         self.state().clock.deadline.expect("deadline")
     }
 
+    /// An empty judge on 2 March 2026 with game `name` created by the
+    /// master's mail `CREATE ?name gm-pw <words>`.
+    pub fn created_by_mail(name: &str, words: &str) -> Table {
+        let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+        table.game = name.to_string();
+        let master = table.master.clone();
+        let body = format!("{}\n", format!("CREATE ?{name} gm-pw {words}").trim_end());
+        no_errors(table.mail(&master, &body));
+        table
+    }
+
+    /// A mail body from `from`, read as the judge reads mail text.
+    pub fn mail(&mut self, from: &str, body: &str) -> Applied {
+        self.engine
+            .apply_text(from, body, None, self.now)
+            .expect("apply")
+    }
+
+    /// A mail from the master: `SIGNON M<game> gm-pw`, then the lines of `body`.
+    pub fn master_mail(&mut self, body: &str) -> Applied {
+        let end = if body.ends_with('\n') { "" } else { "\n" };
+        let text = format!("SIGNON M{} gm-pw\n{body}{end}", self.game);
+        let from = self.master.clone();
+        self.mail(&from, &text)
+    }
+
+    /// The master's PROCESS, answered without error.
+    pub fn process_by_master(&mut self) {
+        no_errors(self.master_mail("PROCESS\n"));
+    }
+
+    /// The queued mails to `to` whose subject holds `subject`, oldest first.
+    pub fn mails_to(&mut self, to: &str, subject: &str) -> Vec<OutboxMail> {
+        self.outbox()
+            .into_iter()
+            .filter(|m| m.recipients.iter().any(|r| r == to) && m.subject.contains(subject))
+            .collect()
+    }
+
+    /// The body of the newest results mail to `to`.
+    pub fn last_results_to(&mut self, to: &str) -> String {
+        self.mails_to(to, "results")
+            .pop()
+            .map(|m| m.body)
+            .unwrap_or_else(|| panic!("no results mail to {to}"))
+    }
+
+    /// Rewrites the stored game, as a master's adjustment would: `f` changes
+    /// the state and may change the row.
+    pub fn edit_game(&mut self, f: impl FnOnce(&mut GameState, &mut Game)) {
+        let name = self.game.clone();
+        self.engine
+            .store()
+            .transaction(|tx| {
+                let mut row = tx.game_by_name(&name)?.expect("game");
+                let mut state: GameState = serde_json::from_str(&row.state).expect("state");
+                f(&mut state, &mut row);
+                row.state = serde_json::to_string(&state).expect("json");
+                tx.update_game(&row)
+            })
+            .expect("edit");
+    }
+
+    /// Rewrites the stored game state, as a master's adjustment would.
+    pub fn edit_state(&mut self, f: impl FnOnce(&mut GameState)) {
+        self.edit_game(|state, _| f(state));
+    }
+
+    /// The board on the game's own map.
+    pub fn position(&mut self) -> Position {
+        let state = self.state();
+        state
+            .position
+            .as_ref()
+            .expect("board")
+            .to_position(map_of(&state))
+            .expect("position")
+    }
+
     pub fn centers(&mut self, power: &str) -> usize {
         self.state()
             .position
@@ -281,6 +361,17 @@ impl Table {
             .filter(|p| *p == power)
             .count()
     }
+}
+
+/// The map of the game's variant.
+pub fn map_of(state: &GameState) -> &'static Map {
+    legate::game::process::map_for(&state.settings.variant).expect("map")
+}
+
+/// `a`, after checking that it was answered without error.
+pub fn no_errors(a: Applied) -> Applied {
+    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    a
 }
 
 /// Each phase of a script, with each power's orders.
