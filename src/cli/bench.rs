@@ -48,12 +48,24 @@ enum What {
         /// first, so every password is checked with argon2).
         #[arg(long, default_value_t = 1)]
         per_sender: usize,
+        /// Sync every commit to disk on its own, instead of once per batch as
+        /// the daemon does (see `Store::group_syncs`).
+        #[arg(long)]
+        sync_each_commit: bool,
+        /// Check every sender's password once before the clock starts, as if
+        /// each had written before: no mail timed then pays argon2.
+        #[arg(long)]
+        warm_checks: bool,
     },
     /// Every game due at the set minute processed by the engine: adjudication,
     /// the results mail to every member with the board picture, queued.
     Deadlines {
         #[arg(long)]
         db: PathBuf,
+        /// Sync each game's commit to disk on its own, instead of once at the
+        /// end of the pass as the daemon does.
+        #[arg(long)]
+        sync_each_commit: bool,
     },
     /// What one board picture costs, stage by stage.
     Png {
@@ -76,8 +88,13 @@ pub fn run(args: Args) -> ExitCode {
             db,
             mails,
             per_sender,
-        } => ingest(&db, mails, per_sender),
-        What::Deadlines { db } => deadlines(&db),
+            sync_each_commit,
+            warm_checks,
+        } => ingest(&db, mails, per_sender, sync_each_commit, warm_checks),
+        What::Deadlines {
+            db,
+            sync_each_commit,
+        } => deadlines(&db, sync_each_commit),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -99,6 +116,26 @@ fn peak_rss_mib() -> f64 {
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Processor time this process has used so far (user and system, every
+/// thread, ended ones included), in seconds; 0 where `/proc` is missing. Told
+/// beside the elapsed time: on a shared machine the two differ by the time
+/// the process waited for a core.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which ends with the last ')'):
+    // utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: f64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse::<f64>().ok())
+        .sum();
+    ticks / 100.0
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -345,6 +382,43 @@ fn setup(db: &Path, games: usize, due: usize, cheap_hashes: bool) -> Result<(), 
     Ok(())
 }
 
+/// Checks the password of each seat once (argon2 each time), so that the
+/// engine remembers them as it would after each sender's first mail.
+fn warm_checks(
+    engine: &mut crate::game::Engine,
+    seats: impl Iterator<Item = (&'static str, String)>,
+) -> Result<(), String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (power, game) in seats {
+        if !seen.insert((power, game.clone())) {
+            continue;
+        }
+        let row = engine
+            .store()
+            .transaction(|tx| tx.game_by_name(&game))
+            .map_err(|e| e.to_string())?
+            .ok_or(format!("no game {game}"))?;
+        let state: crate::game::model::GameState =
+            serde_json::from_str(&row.state).map_err(|e| e.to_string())?;
+        let address = player(power, &game);
+        let member = state
+            .members
+            .iter()
+            .find(|m| m.address == address)
+            .ok_or(format!("{address} does not play {game}"))?;
+        let ok = crate::store::verify_seat_password(
+            &address,
+            &state.name,
+            &password(power),
+            &member.password_hash,
+        );
+        if !ok {
+            return Err(format!("{address}: password not accepted"));
+        }
+    }
+    Ok(())
+}
+
 /// An argon2id hash with the least work the format allows. The parameters
 /// travel in the hash, so checking it costs that little too.
 fn cheap_hash(password: &str) -> Result<String, String> {
@@ -379,12 +453,21 @@ fn opening_orders(
         .collect()
 }
 
-fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
+fn ingest(
+    db: &Path,
+    count: usize,
+    per_sender: usize,
+    sync_each: bool,
+    warm: bool,
+) -> Result<(), String> {
     use crate::daemon::intake::{IntakeSettings, Outcome, handle_batch};
     use crate::game::{Engine, EngineConfig};
     use crate::mail::IngestOptions;
     use crate::mail::inbound::{InboundMail, MailKey};
     let mut engine = Engine::open(db, EngineConfig::default()).map_err(|e| e.to_string())?;
+    if !sync_each {
+        engine.store().group_syncs().map_err(|e| e.to_string())?;
+    }
     let (games, due) = engine
         .store()
         .transaction(|tx| {
@@ -396,12 +479,20 @@ fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())?;
     let targets = games.saturating_sub(due).max(1);
+    let seat = |k: usize| {
+        let sender = k / per_sender.max(1);
+        // Turkey never writes, so no game gets every order and processes early.
+        (
+            POWERS[(sender / targets) % 6],
+            game_name(due + sender % targets),
+        )
+    };
+    if warm {
+        warm_checks(&mut engine, (0..count).map(seat))?;
+    }
     let mails: Vec<InboundMail> = (0..count)
         .map(|k| {
-            let sender = k / per_sender.max(1);
-            let game = game_name(due + sender % targets);
-            // Turkey never writes, so no game gets every order and processes early.
-            let power = POWERS[(sender / targets) % 6];
+            let (power, game) = seat(k);
             let raw = order_mail(k, power, &game);
             InboundMail {
                 key: MailKey::Maildir {
@@ -424,7 +515,7 @@ fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
     let now = due_at() - chrono::Duration::hours(1);
     let (mut applied, mut refused_lines, mut other) = (0, 0, 0);
     let (argon2_before, commits_before) = (crate::store::argon2_runs(), engine.store().commits());
-    let started = Instant::now();
+    let (started, cpu_before) = (Instant::now(), cpu_seconds());
     for batch in mails.chunks(crate::mail::inbound::FETCH_BATCH) {
         let outcomes =
             handle_batch(&mut engine, &settings, batch, now).map_err(|e| e.to_string())?;
@@ -439,6 +530,7 @@ fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
         }
     }
     let elapsed = started.elapsed();
+    let cpu = cpu_seconds() - cpu_before;
     let argon2 = crate::store::argon2_runs() - argon2_before;
     let commits = engine.store().commits() - commits_before;
     let peak = peak_rss_mib();
@@ -453,11 +545,14 @@ fn ingest(db: &Path, count: usize, per_sender: usize) -> Result<(), String> {
     println!("per_sender {per_sender}");
     println!("argon2_checks {argon2}");
     println!("commits {commits}");
+    println!("syncs_grouped {}", !sync_each);
     println!("applied {applied}");
     println!("refused_lines {refused_lines}");
     println!("not_applied {other}");
     println!("outbox_added {queued}");
     println!("ingest_s {:.2}", elapsed.as_secs_f64());
+    println!("cpu_s {cpu:.2}");
+    println!("mails_per_cpu_s {:.1}", count as f64 / cpu.max(1e-9));
     println!(
         "mails_per_s {:.1}",
         count as f64 / elapsed.as_secs_f64().max(1e-9)
@@ -604,9 +699,12 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-fn deadlines(db: &Path) -> Result<(), String> {
+fn deadlines(db: &Path, sync_each: bool) -> Result<(), String> {
     use crate::game::{Engine, EngineConfig};
     let mut engine = Engine::open(db, EngineConfig::default()).map_err(|e| e.to_string())?;
+    if !sync_each {
+        engine.store().group_syncs().map_err(|e| e.to_string())?;
+    }
     let now = due_at();
     let ids = engine
         .store()
@@ -614,9 +712,10 @@ fn deadlines(db: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let before = outbox_len(&mut engine)?;
     let files_before = attachment_bytes(&mut engine)?;
-    let started = Instant::now();
+    let (started, cpu_before) = (Instant::now(), cpu_seconds());
     let phases = engine.process_due(now).map_err(|e| e.to_string())?;
     let processing = started.elapsed();
+    let cpu = cpu_seconds() - cpu_before;
     let peak = peak_rss_mib();
     let queued = outbox_len(&mut engine)? - before;
     let (files, bytes) = attachment_bytes(&mut engine)?;
@@ -629,6 +728,7 @@ fn deadlines(db: &Path) -> Result<(), String> {
         (bytes - files_before.1) as f64 / 1024.0 / 1024.0
     );
     println!("process_s {:.2}", processing.as_secs_f64());
+    println!("cpu_s {cpu:.2}");
     println!(
         "ms_per_game {:.1}",
         ms(processing) / ids.len().max(1) as f64

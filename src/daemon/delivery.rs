@@ -49,6 +49,9 @@ pub async fn deliver_due(
         if batch.is_empty() {
             return Ok(report);
         }
+        // The entries may have been committed by a connection that groups its
+        // syncs (the engine's): put them on disk before any of them leaves.
+        store.sync()?;
         for entry in batch {
             if let Some(error) = &server_down {
                 postpone(store, &entry, now, &format!("not tried: {error}"))?;

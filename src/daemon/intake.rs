@@ -150,6 +150,11 @@ pub fn handle(
 ///    the reply and the mail's status, together. Each mail gets its own so that a
 ///    mail the engine fails on is rolled back alone and the others stand, and so
 ///    that a mail is marked done on the server only once its own answer is on disk.
+///
+/// When the engine's store groups its syncs ([`crate::store::Store::group_syncs`],
+/// as the daemon does), these commits are written but not synced one by one: one
+/// sync at the end puts the whole batch on disk before any outcome is returned,
+/// so nothing is marked done on the server, nor sent, before it is durable.
 pub fn handle_batch(
     engine: &mut Engine,
     settings: &IntakeSettings,
@@ -171,7 +176,7 @@ pub fn handle_batch(
             })
             .collect::<Result<Vec<InboundId>, StoreError>>()
     })?;
-    Ok(mails
+    let outcomes = mails
         .iter()
         .zip(&envelopes)
         .zip(ids)
@@ -184,7 +189,11 @@ pub fn handle_batch(
                 ok => ok,
             }
         })
-        .collect())
+        .collect();
+    if engine.store().syncs_grouped() {
+        engine.store().sync()?;
+    }
+    Ok(outcomes)
 }
 
 /// Guards and applies one stored mail in one transaction.

@@ -95,6 +95,7 @@ impl Parts {
 pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport, DaemonError> {
     let parts = Parts::of(config);
     let mut engine = Engine::open(&config.judge.database, parts.engine.clone())?;
+    engine.store().group_syncs()?;
     let mut inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
     let outbound = Outbound::from_config(&config.outbound)?;
     let mut report = PassReport::default();
@@ -148,7 +149,10 @@ fn add(total: &mut IntakeReport, r: &IntakeReport) {
 /// delivers the outbox (woken by the first whenever it may have queued mail).
 pub async fn run(config: &Config, shutdown: impl Future<Output = ()>) -> Result<(), DaemonError> {
     let parts = Parts::of(config);
-    let engine = Engine::open(&config.judge.database, parts.engine.clone())?;
+    let mut engine = Engine::open(&config.judge.database, parts.engine.clone())?;
+    // Intake syncs once per fetched batch, delivery before it sends: see
+    // `intake::handle_batch` and `delivery::deliver_due`.
+    engine.store().group_syncs()?;
     let store = Store::open(&config.judge.database)?;
     let inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
     let outbound = Outbound::from_config(&config.outbound)?;

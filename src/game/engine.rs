@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::EngineError;
 use super::advance;
+use super::pictures::DrawAhead;
 use super::request::Line;
 use super::session::Session;
 use super::work::Work;
@@ -150,12 +151,45 @@ impl Engine {
     /// Does what the clock asks of every game whose deadline or grace has
     /// passed at `now`: processing, late notices, civil disorder, abandonment.
     /// Each game in its own transaction. Returns the phases processed.
+    ///
+    /// With more than one game due, the board pictures are drawn ahead on a
+    /// second thread ([`DrawAhead`]) while this one works through the games.
     pub fn process_due(&mut self, now: DateTime<Utc>) -> Result<usize, EngineError> {
         let ids = self.store.transaction(|tx| tx.due_games(now))?;
         let judge = self.config.judge_name.clone();
+        let reader = match self.store.path() {
+            Some(path) if ids.len() > 1 => Store::open_reader(path)
+                .inspect_err(|e| tracing::warn!(error = %e, "pictures not drawn ahead"))
+                .ok(),
+            _ => None,
+        };
+        let ahead = DrawAhead::new(&ids, &judge, now);
+        let total = std::thread::scope(|scope| {
+            let worker = reader.map(|r| scope.spawn(|| ahead.run(r)));
+            let total = self.process_games(&ids, now, &ahead);
+            ahead.finish();
+            if let Some(w) = worker {
+                w.thread().unpark();
+            }
+            total
+        })?;
+        if self.store.syncs_grouped() {
+            self.store.sync()?;
+        }
+        Ok(total)
+    }
+
+    fn process_games(
+        &mut self,
+        ids: &[GameId],
+        now: DateTime<Utc>,
+        ahead: &DrawAhead<'_>,
+    ) -> Result<usize, EngineError> {
+        let judge = self.config.judge_name.clone();
         let zone = self.config.timezone;
         let mut total = 0;
-        for id in ids {
+        for (i, &id) in ids.iter().enumerate() {
+            ahead.starting(i);
             total += self.store.transaction(|tx| -> Result<usize, EngineError> {
                 let mut work = Work::new(tx, now, &judge, None);
                 work.default_zone = zone;

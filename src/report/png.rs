@@ -182,12 +182,23 @@ impl<'a> Layers<'a> {
     fn draw(&self, width: Option<u32>) -> Result<Pixmap, PngError> {
         let frame = parse(&self.document(""))?;
         let (mut pixmap, scale) = canvas(&frame, width)?;
-        pixmap.fill(resvg::tiny_skia::Color::WHITE);
         let transform = Transform::from_scale(scale, scale);
-        for (fixed, part) in &self.parts {
+        let (w, h) = (pixmap.width(), pixmap.height());
+        let mut parts = self.parts.iter().peekable();
+        // A fixed first part is kept drawn on the white ground itself: the
+        // canvas starts as a copy of it, with nothing to blend.
+        match parts.peek() {
+            Some((true, part)) => {
+                let base = fixed_layer(&self.document(part), width, w, h, transform, true)?;
+                pixmap = (*base).clone();
+                parts.next();
+            }
+            _ => pixmap.fill(resvg::tiny_skia::Color::WHITE),
+        }
+        for (fixed, part) in parts {
             let doc = self.document(part);
             if *fixed {
-                let layer = fixed_layer(&doc, width, pixmap.width(), pixmap.height(), transform)?;
+                let layer = fixed_layer(&doc, width, w, h, transform, false)?;
                 lay_over(&mut pixmap, &layer);
             } else {
                 resvg::render(&parse(&doc)?, transform, &mut pixmap.as_mut());
@@ -220,9 +231,9 @@ fn lay_over(canvas: &mut Pixmap, layer: &Pixmap) {
     }
 }
 
-/// Fixed parts already drawn, by document and width. A map has two; a few
-/// maps and widths fit.
-type LayerCache = Mutex<Vec<(String, Option<u32>, Arc<Pixmap>)>>;
+/// Fixed parts already drawn, by document, width and ground (white or
+/// transparent). A map has two; a few maps and widths fit.
+type LayerCache = Mutex<Vec<(String, Option<u32>, bool, Arc<Pixmap>)>>;
 
 fn fixed_layer(
     doc: &str,
@@ -230,26 +241,30 @@ fn fixed_layer(
     w: u32,
     h: u32,
     transform: Transform,
+    on_white: bool,
 ) -> Result<Arc<Pixmap>, PngError> {
     static CACHE: OnceLock<LayerCache> = OnceLock::new();
     const KEEP: usize = 16;
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     let found = cache.lock().ok().and_then(|c| {
         c.iter()
-            .find(|(d, wd, _)| d == doc && *wd == width)
-            .map(|(_, _, l)| l.clone())
+            .find(|(d, wd, white, _)| d == doc && *wd == width && *white == on_white)
+            .map(|(_, _, _, l)| l.clone())
     });
     if let Some(layer) = found {
         return Ok(layer);
     }
     let mut layer = Pixmap::new(w, h).ok_or(PngError::Empty)?;
+    if on_white {
+        layer.fill(resvg::tiny_skia::Color::WHITE);
+    }
     resvg::render(&parse(doc)?, transform, &mut layer.as_mut());
     let layer = Arc::new(layer);
     if let Ok(mut c) = cache.lock() {
         if c.len() >= KEEP {
             c.remove(0);
         }
-        c.push((doc.to_string(), width, layer.clone()));
+        c.push((doc.to_string(), width, on_white, layer.clone()));
     }
     Ok(layer)
 }
@@ -259,13 +274,9 @@ fn fixed_layer(
 /// anti-aliased edges) taken to the nearest of them. A third of the size of
 /// the RGBA the renderer holds.
 fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
-    let pixels: Vec<u32> = pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|px| u32::from_be_bytes([0, px[0], px[1], px[2]]))
-        .collect();
-    let palette = popular_colours(&pixels, 256);
-    let indices = palette_indices(&pixels, &palette);
+    let runs = runs(pixmap.data());
+    let palette = popular_colours(&runs, 256);
+    let indices = palette_indices(&runs, &palette, pixmap.data().len() / 4);
     let mut out = Vec::with_capacity(indices.len() / 4);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Indexed);
@@ -273,7 +284,8 @@ fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
     encoder.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
     // Level 2 with no prediction filter: measured smaller than level 9 with
     // the adaptive filter (palette indices gain nothing from prediction) at a
-    // fraction of the time.
+    // fraction of the time; level 1 and the ultra-fast mode save little time
+    // for a larger file.
     encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     encoder.set_filter(png::Filter::NoFilter);
     let encode_error = |e: png::EncodingError| PngError::Encode(e.to_string());
@@ -284,30 +296,52 @@ fn encode_indexed(pixmap: &Pixmap) -> Result<Vec<u8>, PngError> {
 }
 
 fn rgb(c: u32) -> [u8; 3] {
-    let [_, r, g, b] = c.to_be_bytes();
+    let [r, g, b, _] = c.to_le_bytes();
     [r, g, b]
 }
 
-/// Calls `f` once per run of equal pixels with the colour and the run length:
-/// flat areas make long runs, so each colour is looked up far less often than
-/// once per pixel.
-fn runs(pixels: &[u32], mut f: impl FnMut(u32, usize)) {
-    let mut i = 0;
-    while i < pixels.len() {
-        let c = pixels[i];
-        let mut j = i + 1;
-        while j < pixels.len() && pixels[j] == c {
-            j += 1;
+/// The pixels as runs of one colour (RGB in the low three bytes, alpha
+/// dropped: the picture is opaque), with their lengths. Flat areas make long
+/// runs, so each colour is looked up far less often than once per pixel.
+fn runs(rgba: &[u8]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(rgba.len() / 64);
+    for px in rgba.chunks_exact(4) {
+        let c = u32::from_le_bytes([px[0], px[1], px[2], 0]);
+        match out.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => out.push((c, 1)),
         }
-        f(c, j - i);
-        i = j;
+    }
+    out
+}
+
+/// A hasher for colours: one multiplication, no SipHash rounds. The keys are
+/// the picture's own colours, not anyone's input to flood a table with.
+#[derive(Default)]
+struct ColourHasher(u64);
+
+impl std::hash::Hasher for ColourHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u32(&mut self, c: u32) {
+        self.0 = u64::from(c).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
     }
 }
 
+type ColourMap<V> = HashMap<u32, V, std::hash::BuildHasherDefault<ColourHasher>>;
+
 /// The `n` most frequent colours (at least one).
-fn popular_colours(pixels: &[u32], n: usize) -> Vec<[u8; 3]> {
-    let mut counts: HashMap<u32, u64> = HashMap::new();
-    runs(pixels, |c, len| *counts.entry(c).or_insert(0) += len as u64);
+fn popular_colours(runs: &[(u32, u32)], n: usize) -> Vec<[u8; 3]> {
+    let mut counts: ColourMap<u64> = ColourMap::default();
+    for &(c, len) in runs {
+        *counts.entry(c).or_insert(0) += u64::from(len);
+    }
     let mut by_count: Vec<(u32, u64)> = counts.into_iter().collect();
     // Ties broken by colour so the same picture always gives the same file.
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -320,13 +354,13 @@ fn popular_colours(pixels: &[u32], n: usize) -> Vec<[u8; 3]> {
 
 /// Each pixel's palette index: the nearest palette colour, worked out once
 /// per distinct colour.
-fn palette_indices(pixels: &[u32], palette: &[[u8; 3]]) -> Vec<u8> {
-    let mut index: HashMap<u32, u8> = HashMap::new();
-    let mut out = Vec::with_capacity(pixels.len());
-    runs(pixels, |c, len| {
+fn palette_indices(runs: &[(u32, u32)], palette: &[[u8; 3]], pixels: usize) -> Vec<u8> {
+    let mut index: ColourMap<u8> = ColourMap::default();
+    let mut out = Vec::with_capacity(pixels);
+    for &(c, len) in runs {
         let i = *index.entry(c).or_insert_with(|| nearest(palette, rgb(c)));
-        out.resize(out.len() + len, i);
-    });
+        out.resize(out.len() + len as usize, i);
+    }
     out
 }
 

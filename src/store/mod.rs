@@ -198,8 +198,10 @@ pub struct Store {
     /// Schema version found at open, before migrating.
     opened_at_version: i64,
     /// Transactions committed through [`Store::transaction`] (each a sync to disk
-    /// when it wrote anything).
+    /// when it wrote anything, unless syncs are grouped).
     commits: u64,
+    /// Commits are not synced one by one; [`Store::sync`] makes them durable.
+    grouped: bool,
 }
 
 impl Store {
@@ -224,11 +226,34 @@ impl Store {
             path: Some(path.clone()),
             opened_at_version: 0,
             commits: 0,
+            grouped: false,
         };
         store.configure().map_err(|e| open_error(&path, e))?;
         store.check_integrity(&path)?;
         store.opened_at_version = schema::migrate(&store.conn, &path)?;
         Ok(store)
+    }
+
+    /// A second connection to a database another connection of this process
+    /// has opened (and checked and migrated), for reading only: no check, no
+    /// migration. Reads go through [`Store::read`].
+    pub fn open_reader(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags).map_err(|e| open_error(&path, e))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| open_error(&path, e))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        let opened_at_version = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| open_error(&path, e))?;
+        Ok(Store {
+            conn,
+            path: Some(path),
+            opened_at_version,
+            commits: 0,
+            grouped: false,
+        })
     }
 
     /// A fresh private database in memory, migrated. For unit tests.
@@ -243,6 +268,7 @@ impl Store {
             path: None,
             opened_at_version,
             commits: 0,
+            grouped: false,
         })
     }
 
@@ -352,9 +378,80 @@ impl Store {
         Ok(value)
     }
 
+    /// Runs `f` in one read transaction (a consistent snapshot; other
+    /// connections may write meanwhile). For connections from
+    /// [`Store::open_reader`], which cannot start a writing transaction.
+    pub fn read<T, E>(&mut self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .map_err(StoreError::from)?;
+        let value = f(&Tx { conn: &tx })?;
+        tx.finish().map_err(StoreError::from)?;
+        Ok(value)
+    }
+
     /// How many transactions this connection has committed.
     pub fn commits(&self) -> u64 {
         self.commits
+    }
+
+    /// Groups syncs to disk: from now on a commit of this connection is written
+    /// to the log (`synchronous = NORMAL`) but not synced; [`Store::sync`] syncs
+    /// every commit so far at once. A commit not yet synced survives the process
+    /// being killed (the operating system holds the write) but not a power cut,
+    /// so whoever groups syncs calls [`Store::sync`] before anything that
+    /// depends on a commit leaves the process (a mail sent, a mail marked done
+    /// on the server). See docs/hardening.md.
+    pub fn group_syncs(&mut self) -> Result<(), StoreError> {
+        if self.path.is_some() {
+            self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
+        self.grouped = true;
+        Ok(())
+    }
+
+    /// Are syncs grouped on this connection (see [`Store::group_syncs`])?
+    pub fn syncs_grouped(&self) -> bool {
+        self.grouped
+    }
+
+    /// Puts every commit so far, of any connection to this file, on disk: the
+    /// write-ahead log, the database and their directory are synced (`fsync`
+    /// works on the file, whichever descriptor wrote). What a checkpoint moved
+    /// from the log into the database was synced by the checkpoint itself.
+    /// Nothing to do in memory.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let io = |e: std::io::Error| {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR),
+                Some(format!("syncing {}: {e}", path.display())),
+            ))
+        };
+        let mut wal = path.clone().into_os_string();
+        wal.push("-wal");
+        for file in [PathBuf::from(wal), path.clone()] {
+            match std::fs::File::open(&file) {
+                Ok(f) => f.sync_all().map_err(io)?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io(e)),
+            }
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if let Ok(d) = std::fs::File::open(&dir) {
+            // Some file systems refuse to sync a directory; the files are synced.
+            let _ = d.sync_all();
+        }
+        Ok(())
     }
 }
 
