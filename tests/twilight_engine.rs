@@ -68,23 +68,8 @@ fn maps() -> Vec<(&'static str, String)> {
     ]
 }
 
-fn mail(table: &mut Table, from: &str, body: &str) -> legate::game::Applied {
-    table
-        .engine
-        .apply_text(from, body, None, table.now)
-        .expect("apply")
-}
-
 fn create(name: &str) -> Table {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = name.to_string();
-    let a = mail(
-        &mut table,
-        "gm@judge.test",
-        &format!("CREATE ?{name} gm-pw twilight\n"),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    table
+    Table::created_by_mail(name, "twilight")
 }
 
 /// Joins `power`'s player (asking for that power) and sends their map.
@@ -97,7 +82,7 @@ fn join_with_map(table: &mut Table, power: &str, map: &str) -> legate::game::App
         password(&addr),
         &power[..1]
     );
-    mail(table, &addr, &body)
+    table.mail(&addr, &body)
 }
 
 /// A started game: every player joined with their map.
@@ -120,16 +105,11 @@ fn orders(table: &mut Table, power: &str, lines: &str) -> legate::game::Applied 
         table.game,
         password(&addr)
     );
-    mail(table, &addr, &body)
+    table.mail(&addr, &body)
 }
 
 fn process(table: &mut Table) {
-    let a = mail(
-        table,
-        "gm@judge.test",
-        &format!("SIGNON M{} gm-pw\nPROCESS\n", table.game),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.process_by_master();
 }
 
 /// The usual placement: England and Turkey with fleets where the scenarios need them.
@@ -165,12 +145,9 @@ fn unit_at(table: &mut Table, at: &str) -> Option<(String, String)> {
 /// The results mail of the phase just played, to `to`.
 fn results_to(table: &mut Table, to: &str, phase: &str) -> String {
     table
-        .outbox()
-        .into_iter()
-        .filter(|m| m.recipients.iter().any(|r| r == to))
-        .filter(|m| m.subject.ends_with(&format!("{phase} results")))
+        .mails_to(to, &format!("{phase} results"))
+        .pop()
         .map(|m| m.body)
-        .next_back()
         .unwrap_or_else(|| panic!("no {phase} results to {to}"))
 }
 
@@ -258,8 +235,7 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
         password(&address("France")),
         design(NORTH_CHANNEL)
     );
-    let a = mail(&mut table, &address("France"), &body);
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(table.mail(&address("France"), &body));
     assert!(a.reply_body.contains("Map accepted"), "{}", a.reply_body);
     let pictures: Vec<OutboxMail> = table
         .outbox()
@@ -285,8 +261,7 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
         password(&address("Germany")),
         design(BALTIC_GATE)
     );
-    let a = mail(&mut table, &address("Germany"), &body);
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.mail(&address("Germany"), &body));
 
     // A new map replaces the player's earlier one; the old one is free again.
     let body = format!(
@@ -294,8 +269,7 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
         password(&address("France")),
         design(IONIAN_BRIDGE)
     );
-    let a = mail(&mut table, &address("France"), &body);
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.mail(&address("France"), &body));
     let designs = table.state().twilight.expect("twilight").designs;
     assert_eq!(designs.len(), 2);
     let france = designs
@@ -305,7 +279,7 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
     assert!(france.text.contains("ven tri tri ser"), "{}", france.text);
 
     // Someone who has not joined may not send a map.
-    let a = mail(&mut table, "stranger@x.test", &design(NORTH_CHANNEL));
+    let a = table.mail("stranger@x.test", &design(NORTH_CHANNEL));
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert_no_leak(
         &mut table,
@@ -328,12 +302,10 @@ fn the_game_waits_for_every_map_then_starts_with_the_placement() {
     // The seventh joins without a map: the game is full but waits.
     let addr = address("Turkey");
     table.players.insert("Turkey".into(), addr.clone());
-    let a = mail(
-        &mut table,
+    no_errors(table.mail(
         &addr,
         &format!("SIGNON ?tzwait {}\nSET PREFERENCE T\n", password(&addr)),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ));
     assert_eq!(table.state().status, Status::Forming);
     assert!(
         table
@@ -342,12 +314,10 @@ fn the_game_waits_for_every_map_then_starts_with_the_placement() {
             .any(|m| m.subject.contains("Waiting for maps"))
     );
     // Its map, in a later mail: the game starts, in the placement phase.
-    let a = mail(
-        &mut table,
+    no_errors(table.mail(
         &addr,
         &format!("SIGNON ?tzwait {}\n{}", password(&addr), all[6].1),
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ));
     let state = table.state();
     assert_eq!(state.status, Status::Active);
     assert_eq!(table.phase().to_string(), "W1900A");
@@ -371,21 +341,14 @@ fn the_game_waits_for_every_map_then_starts_with_the_placement() {
 #[test]
 fn the_master_may_start_without_maps_and_the_standard_borders_stand_in() {
     let mut table = create("tzforce");
-    let a = join_with_map(&mut table, "France", &design(NORTH_CHANNEL));
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(join_with_map(&mut table, "France", &design(NORTH_CHANNEL)));
     let addr = address("Germany");
     table.players.insert("Germany".into(), addr.clone());
-    mail(
-        &mut table,
+    table.mail(
         &addr,
         &format!("SIGNON ?tzforce {}\nSET PREFERENCE G\n", password(&addr)),
     );
-    let a = mail(
-        &mut table,
-        "gm@judge.test",
-        "SIGNON Mtzforce gm-pw\nFORCE BEGIN\n",
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("FORCE BEGIN\n"));
     assert_eq!(table.state().status, Status::Active);
     let tz = table.state().twilight.expect("twilight");
     assert_eq!(
@@ -407,8 +370,7 @@ fn the_master_may_start_without_maps_and_the_standard_borders_stand_in() {
         "BUILD F Bre\nBUILD A Par\nBUILD F Mar\n",
     );
     process(&mut table);
-    let a = orders(&mut table, "Germany", "F Kie - Hol\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(orders(&mut table, "Germany", "F Kie - Hol\n"));
     assert!(a.reply_body.contains("(German Map)"), "{}", a.reply_body);
 }
 
@@ -484,12 +446,11 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         "{}",
         a.reply_body
     );
-    let a = orders(
+    no_errors(orders(
         &mut table,
         "Austria",
         "A Tri S A Bud - Ser (Italian Map)\nA Bud - Ser\nA Vie H\n",
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ));
 
     // Rule 4.4: Constantinople and Edinburgh both reach the Mid-Atlantic, each
     // on its own player's map only: a stand-off.
@@ -500,26 +461,29 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         "{}",
         a.reply_body
     );
-    let a = orders(
+    no_errors(orders(
         &mut table,
         "Turkey",
         "F Con - MAO (Turkish Map)\nF Ank H\nA Smy H\n",
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "England", "F Edi - MAO\nF Lon - Eng\nA Lvp H\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ));
+    let a = no_errors(orders(
+        &mut table,
+        "England",
+        "F Edi - MAO\nF Lon - Eng\nA Lvp H\n",
+    ));
     assert!(
         a.reply_body.contains("F EDI - MAO (English Map)"),
         "{}",
         a.reply_body
     );
     // Italy moves Rome to Venice's seat on its own map: legal there only.
-    let a = orders(&mut table, "Germany", "A Mun H\nF Kie H\nA Ber H\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Italy", "A Ven - Tyr\nA Rom - Ven\nF Nap H\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = orders(&mut table, "Russia", "A Mos H\nA War H\nA Stp H\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(orders(&mut table, "Germany", "A Mun H\nF Kie H\nA Ber H\n"));
+    no_errors(orders(
+        &mut table,
+        "Italy",
+        "A Ven - Tyr\nA Rom - Ven\nF Nap H\n",
+    ));
+    no_errors(orders(&mut table, "Russia", "A Mos H\nA War H\nA Stp H\n"));
     // Every order is in: the phase is processed at once.
     assert_eq!(table.phase().to_string(), "F1901M");
 
@@ -595,12 +559,11 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
         Some(("Turkey".into(), "F".into()))
     );
     // Fall: England comes in from Edinburgh with the Channel's support.
-    let a = orders(
+    no_errors(orders(
         &mut table,
         "England",
         "F Edi - MAO (English Map)\nF Eng S F Edi - MAO (English Map)\nA Lvp H\n",
-    );
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ));
     orders(&mut table, "Turkey", "F MAO H\nF Ank H\nA Smy H\n");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901R");
@@ -620,8 +583,7 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
         "{}",
         a.reply_body
     );
-    let a = orders(&mut table, "Turkey", "F MAO - Por (French Map)\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(orders(&mut table, "Turkey", "F MAO - Por (French Map)\n"));
     // The only retreat is ordered: processed at once.
     assert_eq!(
         unit_at(&mut table, "por"),
@@ -631,8 +593,7 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     assert!(report.contains("Portugal (French Map)"), "{report}");
     assert!(report.contains("1901 BC"), "{report}");
     // HISTORY replays each phase with the maps its orders named.
-    let a = orders(&mut table, "Russia", "HISTORY tzretreat\n");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(orders(&mut table, "Russia", "HISTORY tzretreat\n"));
     let history = a.reply_body;
     assert!(
         history.contains("Constantinople -> Mid-Atlantic Ocean (Turkish Map)"),
