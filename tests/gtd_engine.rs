@@ -7,10 +7,9 @@
 mod engine_common;
 
 use engine_common::*;
-use legate::game::model::{GameState, Status};
+use legate::game::model::Status;
 use legate::game::variants::gtd::GtdGame;
 use legate::map::{Map, Power, Province};
-use legate::store::OutboxMail;
 
 const GAME: &str = "tourney";
 
@@ -36,18 +35,7 @@ fn power(name: &str) -> Power {
 
 /// A started 22-player game; p01 and p02 ask for France first, p03 for England.
 fn started() -> Table {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    let a = table
-        .engine
-        .apply_text(
-            "gm@judge.test",
-            &format!("CREATE ?{GAME} gm-pw gtd\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let mut table = Table::created_by_mail(GAME, "gtd");
     for (i, p) in players().iter().enumerate() {
         let pref = match i {
             0 | 1 => "SET PREFERENCE F\n",
@@ -55,11 +43,7 @@ fn started() -> Table {
             _ => "",
         };
         let body = format!("SIGNON ?{GAME} pw-{p}\n{pref}");
-        let a = table
-            .engine
-            .apply_text(&addr(p), &body, None, table.now)
-            .unwrap();
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        no_errors(table.mail(&addr(p), &body));
     }
     assert_eq!(table.state().status, Status::Active);
     table
@@ -87,10 +71,7 @@ fn head(table: &mut Table, country: &str) -> Option<String> {
 /// Mail from `player`: a sign-on, then `body`.
 fn mail(table: &mut Table, player: &str, body: &str) -> legate::game::Applied {
     let text = format!("SIGNON ?{GAME} pw-{player}\n{body}\n");
-    table
-        .engine
-        .apply_text(&addr(player), &text, None, table.now)
-        .unwrap()
+    table.mail(&addr(player), &text)
 }
 
 fn ok(table: &mut Table, player: &str, body: &str) -> String {
@@ -100,43 +81,12 @@ fn ok(table: &mut Table, player: &str, body: &str) -> String {
 }
 
 fn process(table: &mut Table) {
-    let a = table
-        .engine
-        .apply_text(
-            "gm@judge.test",
-            &format!("SIGNON M{GAME} gm-pw\nPROCESS\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.process_by_master();
 }
 
 /// The newest results mail to `player`.
 fn report(table: &mut Table, player: &str) -> String {
-    let to = addr(player);
-    let mails: Vec<OutboxMail> = table.outbox();
-    mails
-        .into_iter()
-        .rfind(|m| m.recipients.contains(&to) && m.subject.contains("results"))
-        .map(|m| m.body)
-        .expect("a results mail")
-}
-
-/// Changes the stored game as a Gamemaster's adjustment would.
-fn edit(table: &mut Table, f: impl FnOnce(&mut GameState)) {
-    let name = table.game.clone();
-    table
-        .engine
-        .store()
-        .transaction(|tx| {
-            let mut row = tx.game_by_name(&name)?.expect("game");
-            let mut state: GameState = serde_json::from_str(&row.state).expect("state");
-            f(&mut state);
-            row.state = serde_json::to_string(&state).expect("json");
-            tx.update_game(&row)
-        })
-        .expect("edit");
+    table.last_results_to(&addr(player))
 }
 
 // ------------------------------------------------------------------ start
@@ -231,7 +181,7 @@ type U<'a> = (&'a str, &'a str, &'a str, &'a str);
 /// Puts `units` on the board in `phase` with their commanders; `owners`
 /// override the centers' owners.
 fn board(table: &mut Table, phase: &str, units: &[U<'_>], owners: &[(&str, &str)]) {
-    edit(table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().expect("board");
         pos.phase = phase.to_string();
         pos.units = units
@@ -258,14 +208,10 @@ fn board(table: &mut Table, phase: &str, units: &[U<'_>], owners: &[(&str, &str)
 fn set_head(table: &mut Table, country: &str, who: &str) {
     let p = power(country);
     let who = who.to_string();
-    edit(table, move |s| {
+    table.edit_state(move |s| {
         let g = s.gtd.as_mut().expect("gtd");
         g.state.country_mut(p).expect("country").hog = Some(who);
     });
-}
-
-fn position(table: &mut Table) -> legate::judge::Position {
-    table.state().position.unwrap().to_position(map()).unwrap()
 }
 
 // ------------------------------------------------------------------ rules 4-5
@@ -288,7 +234,7 @@ fn a_unit_dislodges_a_unit_of_its_own_country_under_another_commander() {
         Some("S1901R"),
         "rule 4: the German army in Berlin is dislodged"
     );
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.dislodged[0].unit.province(), prov("ber"));
     assert_eq!(
         gtd(&mut table).state.commander_at(prov("ber")),
@@ -320,7 +266,7 @@ fn no_unit_attacks_a_unit_of_the_same_commander() {
     let mun = commander(&mut table, "mun");
     let kie = commander(&mut table, "kie");
     // The commander of Munich also commands Berlin.
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let g = s.gtd.as_mut().unwrap();
         g.state.set_commander(prov("ber"), Some(mun.clone()));
     });
@@ -332,7 +278,7 @@ fn no_unit_attacks_a_unit_of_the_same_commander() {
         "F1901M",
         "rule 5: no dislodgement"
     );
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(
         pos.unit_at(prov("ber")).map(|u| u.power),
         Some(power("Germany"))
@@ -387,7 +333,7 @@ fn a_build_for_the_head_of_governments_second_unit_is_refused_9c() {
     set_head(&mut table, "Germany", "p01");
     let r = build_refusal(&mut table, "p01", "BUILD A KIE COMMANDER p01");
     assert!(r.contains("rule 9(C)"), "{r}");
-    assert!(position(&mut table).unit_at(prov("kie")).is_none());
+    assert!(table.position().unit_at(prov("kie")).is_none());
 }
 
 #[test]
@@ -508,7 +454,7 @@ fn the_head_of_government_has_no_powers_during_an_insurrection() {
     let r = report(&mut table, &hog);
     assert!(r.contains("rule 15"), "{r}");
     assert_eq!(
-        position(&mut table).unit_at(prov("mun")).map(|u| u.power),
+        table.position().unit_at(prov("mun")).map(|u| u.power),
         Some(power("Germany"))
     );
 }
@@ -536,7 +482,7 @@ fn a_secession_with_a_defection_to_the_new_country() {
         g.state.country(brittany).unwrap().hog.as_deref(),
         Some(bre.as_str())
     );
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.unit_at(prov("bre")).map(|u| u.power), Some(brittany));
     assert_eq!(
         pos.unit_at(prov("gas")).map(|u| u.power),
@@ -556,7 +502,7 @@ fn a_secession_with_a_defection_to_the_new_country() {
     ok(&mut table, &mar, "A GAS - SPA");
     ok(&mut table, &bre, "F BRE H");
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.unit_at(prov("spa")).map(|u| u.power), Some(brittany));
     assert_eq!(pos.owner(prov("spa")), Some(brittany));
     assert_eq!(pos.owner(prov("bre")), Some(brittany));
@@ -572,7 +518,7 @@ fn a_secession_with_a_defection_to_the_new_country() {
 fn a_head_of_government_with_ten_wasted_acceptances_accepts_no_more() {
     let mut table = started();
     let hog = head(&mut table, "Germany").unwrap();
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let g = s.gtd.as_mut().unwrap();
         g.state
             .country_mut(power("Germany"))
@@ -597,7 +543,7 @@ fn a_head_of_government_with_ten_wasted_acceptances_accepts_no_more() {
     let r = report(&mut table, &war);
     assert!(r.contains("rule 21"), "{r}");
     assert_eq!(
-        position(&mut table).unit_at(prov("war")).map(|u| u.power),
+        table.position().unit_at(prov("war")).map(|u| u.power),
         Some(power("Russia"))
     );
 }
@@ -612,23 +558,13 @@ fn a_dead_head_of_government_is_succeeded_and_a_stand_by_player_enters() {
     assert_eq!(hog, lvp);
     let edi = commander(&mut table, "edi");
     // One commander besides the head: the London fleet is also Edinburgh's.
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let g = s.gtd.as_mut().unwrap();
         g.state.set_commander(prov("lon"), Some(edi.clone()));
     });
     // A 23rd player joins the stand-by list (rule 1).
-    let a = table
-        .engine
-        .apply_text(
-            &addr("p23"),
-            &format!("SIGNON ?{GAME} pw-p23\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    let a = as_master(&mut table, "APPROVE p23");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(ask(&mut table, "p23"));
+    no_errors(table.master_mail("APPROVE p23"));
     assert!(gtd(&mut table).state.standby.contains(&"p23".to_string()));
     let reply = ok(&mut table, &hog, "RESIGN");
     assert!(reply.contains("resigned"), "{reply}");
@@ -691,13 +627,13 @@ fn excess_units_not_redistributed_are_removed_by_lot() {
     let mut table = started();
     // p02 commands three of Germany's four units: one more than half (11 D).
     german_winter(&mut table, 4, 3, "p02");
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().unwrap();
         pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
     });
     set_head(&mut table, "Germany", "p19");
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.unit_count(power("Germany")), 3);
     let g = gtd(&mut table);
     assert_eq!(g.state.commanded(&pos, power("Germany"), "p02").len(), 2);
@@ -710,14 +646,14 @@ fn excess_units_not_redistributed_are_removed_by_lot() {
 fn a_redistribution_by_the_head_keeps_every_unit() {
     let mut table = started();
     german_winter(&mut table, 4, 3, "p02");
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().unwrap();
         pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
     });
     set_head(&mut table, "Germany", "p19");
     ok(&mut table, "p19", "APPOINT p05 TO A BER");
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.unit_count(power("Germany")), 4);
     assert_eq!(gtd(&mut table).state.commander_at(prov("ber")), Some("p05"));
 }
@@ -727,7 +663,7 @@ fn removals_not_ordered_are_drawn_among_units_off_supply_centers() {
     let mut table = started();
     german_winter(&mut table, 4, 1, "p02");
     // Germany keeps two centers for four units: two removals owed.
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().unwrap();
         for c in ["KIE", "HOL", "DEN"] {
             pos.owners.remove(c);
@@ -736,7 +672,7 @@ fn removals_not_ordered_are_drawn_among_units_off_supply_centers() {
     set_head(&mut table, "Germany", "p19");
     ok(&mut table, "p19", "REMOVE A BER");
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(pos.unit_count(power("Germany")), 2);
     assert!(pos.unit_at(prov("ber")).is_none(), "the head's removal");
     let g = gtd(&mut table);
@@ -818,24 +754,10 @@ fn the_gamemaster_removes_a_silent_player() {
     process(&mut table);
     process(&mut table);
     // Two seasons without orders: the Gamemaster is told (rule 22).
-    let gm = table
-        .outbox()
-        .into_iter()
-        .filter(|m| m.recipients.contains(&"gm@judge.test".to_string()))
-        .rfind(|m| m.subject.contains("results"))
-        .expect("the master's report");
-    assert!(gm.body.contains("rule 22"), "{}", gm.body);
-    assert!(gm.body.contains(&war), "{}", gm.body);
-    let a = table
-        .engine
-        .apply_text(
-            "gm@judge.test",
-            &format!("SIGNON M{GAME} gm-pw\nEJECT {}\n", addr(&war)),
-            None,
-            table.now,
-        )
-        .unwrap();
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let gm = table.last_results_to("gm@judge.test");
+    assert!(gm.contains("rule 22"), "{gm}");
+    assert!(gm.contains(&war), "{gm}");
+    no_errors(table.master_mail(&format!("EJECT {}\n", addr(&war))));
     assert!(!gtd(&mut table).state.is_active(&war));
     let a = mail(&mut table, &war, "REMOVE A WAR");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
@@ -853,7 +775,7 @@ fn a_player_appointed_to_a_dead_commanders_unit_orders_it_the_same_season() {
     ok(&mut table, &par, "F EDI - NTH\nA PAR - BUR");
     ok(&mut table, &hog, &format!("APPOINT {par} TO F EDI"));
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(
         pos.unit_at(prov("nth")).map(|u| u.power),
         Some(power("England"))
@@ -869,21 +791,9 @@ fn a_player_appointed_to_a_dead_commanders_unit_orders_it_the_same_season() {
     ok(&mut table, &edi, "RESIGN");
     ok(&mut table, &lon, "F EDI - NTH");
     process(&mut table);
-    assert!(position(&mut table).unit_at(prov("edi")).is_some());
+    assert!(table.position().unit_at(prov("edi")).is_some());
     let r = report(&mut table, &lon);
     assert!(r.contains("does not command the unit in EDI"), "{r}");
-}
-
-fn as_master(table: &mut Table, body: &str) -> legate::game::Applied {
-    table
-        .engine
-        .apply_text(
-            "gm@judge.test",
-            &format!("SIGNON M{GAME} gm-pw\n{body}\n"),
-            None,
-            table.now,
-        )
-        .unwrap()
 }
 
 #[test]
@@ -891,17 +801,8 @@ fn the_gamemaster_gives_a_country_and_vetoes_a_name() {
     let mut table = started();
     let hog = head(&mut table, "England").unwrap();
     ok(&mut table, &hog, "RESIGN");
-    table
-        .engine
-        .apply_text(
-            &addr("p23"),
-            &format!("SIGNON ?{GAME} pw-p23\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
-    let a = as_master(&mut table, "APPROVE p23\nAPPOINT p23 TO England");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    ask(&mut table, "p23");
+    no_errors(table.master_mail("APPROVE p23\nAPPOINT p23 TO England"));
     assert_eq!(head(&mut table, "England"), Some("p23".to_string()));
     assert!(
         gtd(&mut table).state.is_active("p23"),
@@ -913,8 +814,7 @@ fn the_gamemaster_gives_a_country_and_vetoes_a_name() {
 
     let turkey = head(&mut table, "Turkey").unwrap();
     ok(&mut table, &turkey, "RENAME Turkey \"Anatolia\"");
-    let a = as_master(&mut table, "RENAME Turkey \"Turkey\"");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("RENAME Turkey \"Turkey\""));
     process(&mut table);
     assert_eq!(
         gtd(&mut table).state.country(power("Turkey")).unwrap().name,
@@ -949,7 +849,7 @@ fn a_purge_in_a_small_country_is_refused() {
     // Germany has four units, all commanded within the limits: nothing to
     // redistribute, so an appointment is a purge, and six units or fewer allow none.
     german_winter(&mut table, 4, 1, "p02");
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().unwrap();
         pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
     });
@@ -965,18 +865,8 @@ fn a_purge_in_a_small_country_is_refused() {
 fn a_country_left_by_its_head_and_every_commander_is_given_to_stand_by_players_by_lot() {
     let mut table = started();
     for p in ["p23", "p24", "p25", "p26"] {
-        let a = table
-            .engine
-            .apply_text(
-                &addr(p),
-                &format!("SIGNON ?{GAME} pw-{p}\n"),
-                None,
-                table.now,
-            )
-            .unwrap();
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
-        let a = as_master(&mut table, &format!("APPROVE {p}"));
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        no_errors(ask(&mut table, p));
+        no_errors(table.master_mail(&format!("APPROVE {p}")));
     }
     let italians: Vec<String> = ["nap", "rom", "ven"]
         .iter()
@@ -1049,7 +939,7 @@ fn players_send_press_to_a_country_and_to_all() {
 fn other_rules_than_1971_are_refused() {
     let mut table = started();
     process(&mut table);
-    let a = as_master(&mut table, "SET RULES 2023");
+    let a = table.master_mail("SET RULES 2023");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("rule 3"), "{}", a.reply_body);
     assert_eq!(table.phase().to_string(), "F1901M");
@@ -1070,7 +960,7 @@ fn the_deadline_plays_the_phase_without_the_gamemaster() {
     assert_eq!(table.phase().to_string(), "S1901M");
     table.engine.process_due(deadline).unwrap();
     assert_eq!(table.phase().to_string(), "F1901M");
-    assert!(position(&mut table).unit_at(prov("yor")).is_some());
+    assert!(table.position().unit_at(prov("yor")).is_some());
     assert!(
         table.deadline() > deadline,
         "the next phase has its own deadline"
@@ -1086,14 +976,14 @@ fn a_winter_without_orders_is_no_silent_season() {
         for p in who {
             let at = {
                 let g = gtd(table);
-                let pos = position(table);
+                let pos = table.position();
                 pos.units
                     .iter()
                     .find(|u| g.state.commander_at(u.province()) == Some(p.as_str()))
                     .map(|u| map().abbr(u.province()).to_uppercase())
             };
             if let Some(at) = at {
-                let kind = position(table).unit_at(prov(&at)).unwrap().kind.letter();
+                let kind = table.position().unit_at(prov(&at)).unwrap().kind.letter();
                 ok(table, p, &format!("{kind} {at} H"));
             }
         }
@@ -1121,15 +1011,7 @@ fn a_winter_without_orders_is_no_silent_season() {
 #[test]
 fn signing_on_as_a_power_points_to_the_players_sign_on() {
     let mut table = started();
-    let a = table
-        .engine
-        .apply_text(
-            &addr("p01"),
-            &format!("SIGNON F{GAME} pw-p01\nA PAR H\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
+    let a = table.mail(&addr("p01"), &format!("SIGNON F{GAME} pw-p01\nA PAR H\n"));
     assert!(
         a.reply_body.contains(&format!("SIGNON ?{GAME}")),
         "{}",
@@ -1140,27 +1022,15 @@ fn signing_on_as_a_power_points_to_the_players_sign_on() {
 
 #[test]
 fn a_gtd_game_is_not_forced_to_begin_with_fewer_than_22_players() {
-    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
-    table.game = GAME.into();
-    table
-        .engine
-        .apply_text(
-            "gm@judge.test",
-            &format!("CREATE ?{GAME} gm-pw gtd\n"),
-            None,
-            table.now,
-        )
-        .unwrap();
+    let mut table = Table::created_by_mail(GAME, "gtd");
     for p in players().iter().take(21) {
-        let a = mail(&mut table, p, "");
-        assert_eq!(a.errors, 0, "{}", a.reply_body);
+        no_errors(mail(&mut table, p, ""));
     }
-    let a = as_master(&mut table, "FORCE BEGIN");
+    let a = table.master_mail("FORCE BEGIN");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("rule 1"), "{}", a.reply_body);
     assert_eq!(table.state().status, Status::Forming);
-    let a = mail(&mut table, "p22", "");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(mail(&mut table, "p22", ""));
     assert_eq!(
         table.state().status,
         Status::Active,
@@ -1188,10 +1058,7 @@ fn a_fall_with_retreats_is_followed_by_the_winter() {
     let g = gtd(&mut table);
     assert_eq!(g.state.commander_at(prov("boh")), Some("p01"));
     assert_eq!(g.state.commander_at(prov("mun")), Some("p03"));
-    assert_eq!(
-        position(&mut table).owner(prov("mun")),
-        Some(power("France"))
-    );
+    assert_eq!(table.position().owner(prov("mun")), Some(power("France")));
 }
 
 #[test]
@@ -1199,7 +1066,7 @@ fn a_purge_within_the_allowance_is_made() {
     let mut table = started();
     // Seven units: three purges allowed (rule 12 B); the fourth is refused.
     german_winter(&mut table, 7, 0, "p02");
-    edit(&mut table, |s| {
+    table.edit_state(|s| {
         let pos = s.position.as_mut().unwrap();
         pos.owners.retain(|c, p| p != "Germany" || c != "KIE");
     });
@@ -1239,39 +1106,17 @@ fn players_are_named_in_orders_whatever_the_case_or_by_address() {
 
 /// `SIGNON ?game` from a newcomer once the game runs: a request to enter.
 fn ask(table: &mut Table, who: &str) -> legate::game::Applied {
-    table
-        .engine
-        .apply_text(
-            &addr(who),
-            &format!("SIGNON ?{GAME} pw-{who}\n"),
-            None,
-            table.now,
-        )
-        .unwrap()
-}
-
-fn mails_to(table: &mut Table, to: &str, subject: &str) -> Vec<OutboxMail> {
-    table
-        .outbox()
-        .into_iter()
-        .filter(|m| m.recipients.iter().any(|r| r == to) && m.subject.contains(subject))
-        .collect()
+    table.mail(&addr(who), &format!("SIGNON ?{GAME} pw-{who}\n"))
 }
 
 fn history(table: &mut Table) -> String {
-    let a = table
-        .engine
-        .apply_text("x@y.test", &format!("HISTORY {GAME}\n"), None, table.now)
-        .unwrap();
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
-    a.reply_body
+    no_errors(table.mail("x@y.test", &format!("HISTORY {GAME}\n"))).reply_body
 }
 
 #[test]
 fn a_late_entrant_waits_for_the_gamemasters_approval() {
     let mut table = started();
-    let a = ask(&mut table, "p23");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(ask(&mut table, "p23"));
     assert!(
         a.reply_body.contains("sent to the Gamemaster"),
         "{}",
@@ -1280,11 +1125,11 @@ fn a_late_entrant_waits_for_the_gamemasters_approval() {
     let g = gtd(&mut table);
     assert_eq!(g.pending, vec!["p23".to_string()]);
     assert!(!g.state.standby.contains(&"p23".to_string()));
-    let note = mails_to(&mut table, "gm@judge.test", "Request to enter");
+    let note = table.mails_to("gm@judge.test", "Request to enter");
     assert_eq!(note.len(), 1);
     assert!(note[0].body.contains("APPROVE p23"), "{}", note[0].body);
     // Waiting: no country from the Gamemaster, no answer from a player.
-    let a = as_master(&mut table, "APPOINT p23 TO England");
+    let a = table.master_mail("APPOINT p23 TO England");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(
         a.reply_body.contains("not yet approved"),
@@ -1306,23 +1151,18 @@ fn a_late_entrant_waits_for_the_gamemasters_approval() {
         a.reply_body
     );
     // Approved (any case): on the stand-by list, and told so.
-    let a = as_master(&mut table, "APPROVE P23");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(table.master_mail("APPROVE P23"));
     assert!(a.reply_body.contains("stand-by list"), "{}", a.reply_body);
     let g = gtd(&mut table);
     assert!(g.pending.is_empty());
     assert_eq!(g.state.standby, vec!["p23".to_string()]);
-    assert_eq!(
-        mails_to(&mut table, &addr("p23"), "Entry approved").len(),
-        1
-    );
-    let a = as_master(&mut table, "APPROVE p23");
+    assert_eq!(table.mails_to(&addr("p23"), "Entry approved").len(), 1);
+    let a = table.master_mail("APPROVE p23");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("already on the stand-by list"));
     // Refused by address: the request is gone, and the address may ask again.
     ask(&mut table, "p24");
-    let a = as_master(&mut table, &format!("REFUSE {}", addr("p24")));
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail(&format!("REFUSE {}", addr("p24"))));
     let g = gtd(&mut table);
     assert!(g.pending.is_empty());
     assert!(g.seats.iter().all(|s| s.name != "p24"));
@@ -1334,13 +1174,12 @@ fn a_late_entrant_waits_for_the_gamemasters_approval() {
             .iter()
             .all(|m| m.address != addr("p24"))
     );
-    assert_eq!(mails_to(&mut table, &addr("p24"), "Entry refused").len(), 1);
-    let a = ask(&mut table, "p24");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    assert_eq!(table.mails_to(&addr("p24"), "Entry refused").len(), 1);
+    no_errors(ask(&mut table, "p24"));
     assert_eq!(gtd(&mut table).pending, vec!["p24".to_string()]);
     // The Gamemaster's report lists the requests still waiting.
     process(&mut table);
-    let r = mails_to(&mut table, "gm@judge.test", "results");
+    let r = table.mails_to("gm@judge.test", "results");
     let r = &r.last().expect("a report to the Gamemaster").body;
     assert!(
         r.contains("requests to enter waiting for APPROVE or REFUSE (rule 1): p24"),
@@ -1385,10 +1224,7 @@ fn history_names_each_country_as_it_was_named_then() {
     );
     // LIST and SUMMARY name countries as they are named now.
     for body in [format!("LIST {GAME}"), format!("SUMMARY {GAME}")] {
-        let a = table
-            .engine
-            .apply_text("x@y.test", &format!("{body}\n"), None, table.now)
-            .unwrap();
+        let a = table.mail("x@y.test", &format!("{body}\n"));
         assert!(a.reply_body.contains("Anatolia"), "{}", a.reply_body);
         assert!(!a.reply_body.contains("power 7"), "{}", a.reply_body);
         if body.starts_with("LIST") {
@@ -1416,16 +1252,15 @@ fn rollback_restores_countries_commanders_and_heads() {
     assert!(gtd(&mut table).state.country_named("Brittany").is_some());
     // A player approved since stays on the stand-by list.
     ask(&mut table, "p23");
-    as_master(&mut table, "APPROVE p23");
-    let a = as_master(&mut table, "ROLLBACK S1901M");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    table.master_mail("APPROVE p23");
+    no_errors(table.master_mail("ROLLBACK S1901M"));
     assert_eq!(table.phase().to_string(), "S1901M");
     let g = gtd(&mut table);
     assert!(
         g.state.country_named("Brittany").is_none(),
         "rule 18 undone"
     );
-    let pos = position(&mut table);
+    let pos = table.position();
     for at in ["bre", "mar"] {
         assert_eq!(
             pos.unit_at(prov(at)).map(|u| u.power),
@@ -1440,14 +1275,13 @@ fn rollback_restores_countries_commanders_and_heads() {
     // The Spring is played again from there.
     ok(&mut table, &mar, "A MAR - GAS");
     process(&mut table);
-    let pos = position(&mut table);
+    let pos = table.position();
     assert_eq!(
         pos.unit_at(prov("gas")).map(|u| u.power),
         Some(power("France"))
     );
     // A rollback to the last phase played, then HISTORY with both versions.
-    let a = as_master(&mut table, "ROLLBACK");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    no_errors(table.master_mail("ROLLBACK"));
     assert_eq!(table.phase().to_string(), "S1901M");
     let h = history(&mut table);
     assert!(h.contains("[rolled back]"), "{h}");
@@ -1459,8 +1293,7 @@ fn predict_shows_the_gamemaster_the_season_without_playing_it() {
     let mut table = started();
     let lvp = commander(&mut table, "lvp");
     ok(&mut table, &lvp, "A LVP - YOR");
-    let a = as_master(&mut table, "PREDICT");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(table.master_mail("PREDICT"));
     assert!(
         a.reply_body.contains("Prediction for S1901M"),
         "{}",
@@ -1474,12 +1307,12 @@ fn predict_shows_the_gamemaster_the_season_without_playing_it() {
         a.reply_body
     );
     assert_eq!(table.phase().to_string(), "S1901M");
-    assert!(mails_to(&mut table, &addr(&lvp), "results").is_empty());
+    assert!(table.mails_to(&addr(&lvp), "results").is_empty());
     assert_eq!(gtd(&mut table).written.len(), 1, "the orders stay");
     let a = mail(&mut table, &lvp, "PREDICT");
     assert_eq!(a.errors, 1, "the Gamemaster's: {}", a.reply_body);
     process(&mut table);
-    assert!(position(&mut table).unit_at(prov("yor")).is_some());
+    assert!(table.position().unit_at(prov("yor")).is_some());
 }
 
 #[test]
@@ -1487,13 +1320,10 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
     let mut table = started();
     let edi = commander(&mut table, "edi");
     let hog = head(&mut table, "Turkey").unwrap();
-    let a = as_master(&mut table, "F EDI - NTH");
+    let a = table.master_mail("F EDI - NTH");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(a.reply_body.contains("BECOME <player>"), "{}", a.reply_body);
-    let a = as_master(
-        &mut table,
-        &format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"),
-    );
+    let a = table.master_mail(&format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"));
     assert!(
         a.reply_body.contains(&format!("You now speak for {edi}")),
         "{}",
@@ -1509,18 +1339,17 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
         "{}",
         a.reply_body
     );
-    let a = as_master(&mut table, "BECOME Turkey\nRENAME Turkey \"Anatolia\"");
-    assert_eq!(a.errors, 0, "{}", a.reply_body);
+    let a = no_errors(table.master_mail("BECOME Turkey\nRENAME Turkey \"Anatolia\""));
     assert!(
         a.reply_body
             .contains(&format!("{hog}, head of government of Turkey")),
         "{}",
         a.reply_body
     );
-    let a = as_master(&mut table, "BECOME zz99");
+    let a = table.master_mail("BECOME zz99");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     process(&mut table);
-    assert!(position(&mut table).unit_at(prov("nth")).is_some());
+    assert!(table.position().unit_at(prov("nth")).is_some());
     let g = gtd(&mut table);
     assert_eq!(g.state.country(power("Turkey")).unwrap().name, "Anatolia");
     assert_eq!(
