@@ -14,7 +14,7 @@ use crate::game::process::{map_for, position_of, rules_for};
 use crate::game::work::Work;
 use crate::grammar::{VariantOrder, variant_canonical};
 use crate::judge::Position;
-use crate::map::Map;
+use crate::map::{Map, Province};
 use crate::orders::Order;
 use crate::phase::PhaseKind;
 use crate::store::NewOrder;
@@ -177,6 +177,22 @@ fn at_name(map: &Map, o: &Order) -> String {
         .unwrap_or_else(|| "that province".into())
 }
 
+/// The unit `o` orders, as `find` finds it by its province, and the
+/// province's name for messages; `missing` ("no unit") when it finds none.
+fn ordered_unit<T>(
+    map: &Map,
+    o: &Order,
+    missing: &str,
+    find: impl FnOnce(Province) -> Option<T>,
+) -> Result<(T, String), String> {
+    let at = at_name(map, o);
+    let unit = o
+        .unit()
+        .and_then(|u| find(u.province()))
+        .ok_or_else(|| format!("{missing} in {at}"))?;
+    Ok((unit, at))
+}
+
 fn movement(
     map: &Map,
     state: &GameState,
@@ -185,11 +201,7 @@ fn movement(
     player: &str,
     o: &Order,
 ) -> Result<(), String> {
-    let at = at_name(map, o);
-    let unit = o
-        .unit()
-        .and_then(|u| position.unit_at(u.province()))
-        .ok_or_else(|| format!("no unit in {at}"))?;
+    let (unit, at) = ordered_unit(map, o, "no unit", |p| position.unit_at(p))?;
     let commander = game.state.commander_at(unit.province());
     // Rule 23: a unit whose commander left the game may be given to the writer
     // this season; the order counts if the appointment is made.
@@ -212,12 +224,9 @@ fn retreat(
     player: &str,
     o: &Order,
 ) -> Result<(), String> {
-    let at = at_name(map, o);
-    let p = o
-        .unit()
-        .map(|u| u.province())
-        .filter(|p| position.dislodged_at(*p).is_some())
-        .ok_or_else(|| format!("no dislodged unit in {at}"))?;
+    let (p, at) = ordered_unit(map, o, "no dislodged unit", |p| {
+        position.dislodged_at(p).map(|_| p)
+    })?;
     let mine = game
         .state
         .commands

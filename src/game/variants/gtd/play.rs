@@ -22,7 +22,7 @@ use crate::phase::{Phase, PhaseKind, Season};
 use crate::store::NewPhase;
 use crate::variant::gtd::final_place::winner;
 use crate::variant::gtd::politics::{self, Tally, Vote, name_of};
-use crate::variant::gtd::season::{self, Written};
+use crate::variant::gtd::season::{self, Before, Written};
 use crate::variant::gtd::winter::{self, WinterKind, WinterOrder};
 use crate::variant::gtd::{Commanders, GtdState};
 
@@ -342,18 +342,7 @@ fn movement(
     played.judge_orders = before.judge_orders.clone();
     played.before = pos;
     let mut after = adj.after.clone();
-    let carried = Carried {
-        votes: before
-            .votes
-            .iter()
-            .map(|(p, v)| (p.0, v.voter.clone(), v.candidate.clone(), v.votes))
-            .collect(),
-        weights: before
-            .weights
-            .iter()
-            .map(|(p, who, n)| (p.0, who.clone(), *n))
-            .collect(),
-    };
+    let carried = carried_of(&before);
     if after.phase.kind == PhaseKind::Retreat {
         game.carried = Some(carried);
     } else {
@@ -472,18 +461,7 @@ fn winter_season(
             name_of(&game.state, *country)
         ));
     }
-    let carried = Carried {
-        votes: before
-            .votes
-            .iter()
-            .map(|(p, v)| (p.0, v.voter.clone(), v.candidate.clone(), v.votes))
-            .collect(),
-        weights: before
-            .weights
-            .iter()
-            .map(|(p, who, n)| (p.0, who.clone(), *n))
-            .collect(),
-    };
+    let carried = carried_of(&before);
     end_season(map, game, &mut pos, position.phase, &carried, lot, played)?;
     pos.phase = Phase::new(Season::Spring, position.phase.year + 1, PhaseKind::Movement);
     pos.dislodged.clear();
@@ -505,6 +483,23 @@ fn winter_text(map: &Map, o: &WinterOrder) -> String {
         WinterKind::Remove { unit } => return order_text(map, &Order::Remove { unit: *unit }),
     };
     crate::grammar::variant_canonical(map, &v)
+}
+
+/// The votes and weights of a season's political orders, as kept until the
+/// season ends (over a retreat phase, `GtdGame::carried`).
+fn carried_of(before: &Before) -> Carried {
+    Carried {
+        votes: before
+            .votes
+            .iter()
+            .map(|(p, v)| (p.0, v.voter.clone(), v.candidate.clone(), v.votes))
+            .collect(),
+        weights: before
+            .weights
+            .iter()
+            .map(|(p, who, n)| (p.0, who.clone(), *n))
+            .collect(),
+    }
 }
 
 /// The end of a Spring, Fall or Winter (step 4 of `season`), rule 22's
