@@ -151,13 +151,7 @@ fn each_player_orders_only_the_units_they_command() {
     let edi = commander(&mut table, "edi");
     let reply = ok(&mut table, &lvp, "A LVP - YOR");
     assert!(reply.contains("A LVP - YOR"), "{reply}");
-    let a = mail(&mut table, &edi, "A LVP - WAL");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("does not command"),
-        "{}",
-        a.reply_body
-    );
+    one_error(mail(&mut table, &edi, "A LVP - WAL"), "does not command");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901M");
     let s = table.state();
@@ -212,6 +206,11 @@ fn set_head(table: &mut Table, country: &str, who: &str) {
         let g = s.gtd.as_mut().expect("gtd");
         g.state.country_mut(p).expect("country").hog = Some(who);
     });
+}
+
+/// The country of the unit in `at`.
+fn unit_power(table: &mut Table, at: &str) -> Option<Power> {
+    table.position().unit_at(prov(at)).map(|u| u.power)
 }
 
 // ------------------------------------------------------------------ rules 4-5
@@ -453,10 +452,7 @@ fn the_head_of_government_has_no_powers_during_an_insurrection() {
     process(&mut table);
     let r = report(&mut table, &hog);
     assert!(r.contains("rule 15"), "{r}");
-    assert_eq!(
-        table.position().unit_at(prov("mun")).map(|u| u.power),
-        Some(power("Germany"))
-    );
+    assert_eq!(unit_power(&mut table, "mun"), Some(power("Germany")));
 }
 
 // ------------------------------------------------------------------ rules 18-21
@@ -542,10 +538,7 @@ fn a_head_of_government_with_ten_wasted_acceptances_accepts_no_more() {
     process(&mut table);
     let r = report(&mut table, &war);
     assert!(r.contains("rule 21"), "{r}");
-    assert_eq!(
-        table.position().unit_at(prov("war")).map(|u| u.power),
-        Some(power("Russia"))
-    );
+    assert_eq!(unit_power(&mut table, "war"), Some(power("Russia")));
 }
 
 // ------------------------------------------------------------------ rules 22-25
@@ -939,9 +932,7 @@ fn players_send_press_to_a_country_and_to_all() {
 fn other_rules_than_1971_are_refused() {
     let mut table = started();
     process(&mut table);
-    let a = table.master_mail("SET RULES 2023");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("rule 3"), "{}", a.reply_body);
+    one_error(table.master_mail("SET RULES 2023"), "rule 3");
     assert_eq!(table.phase().to_string(), "F1901M");
     assert_eq!(table.state().settings.rules, "1971");
 }
@@ -1026,9 +1017,7 @@ fn a_gtd_game_is_not_forced_to_begin_with_fewer_than_22_players() {
     for p in players().iter().take(21) {
         no_errors(mail(&mut table, p, ""));
     }
-    let a = table.master_mail("FORCE BEGIN");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("rule 1"), "{}", a.reply_body);
+    one_error(table.master_mail("FORCE BEGIN"), "rule 1");
     assert_eq!(table.state().status, Status::Forming);
     no_errors(mail(&mut table, "p22", ""));
     assert_eq!(
@@ -1129,21 +1118,12 @@ fn a_late_entrant_waits_for_the_gamemasters_approval() {
     assert_eq!(note.len(), 1);
     assert!(note[0].body.contains("APPROVE p23"), "{}", note[0].body);
     // Waiting: no country from the Gamemaster, no answer from a player.
-    let a = table.master_mail("APPOINT p23 TO England");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("not yet approved"),
-        "{}",
-        a.reply_body
+    one_error(
+        table.master_mail("APPOINT p23 TO England"),
+        "not yet approved",
     );
     let lvp = commander(&mut table, "lvp");
-    let a = mail(&mut table, &lvp, "APPROVE p23");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("only the Gamemaster"),
-        "{}",
-        a.reply_body
-    );
+    one_error(mail(&mut table, &lvp, "APPROVE p23"), "only the Gamemaster");
     let a = ask(&mut table, "p23");
     assert!(
         a.reply_body.contains("waits for the Gamemaster's approval"),
@@ -1320,9 +1300,7 @@ fn the_gamemaster_becomes_a_player_or_a_head_of_government() {
     let mut table = started();
     let edi = commander(&mut table, "edi");
     let hog = head(&mut table, "Turkey").unwrap();
-    let a = table.master_mail("F EDI - NTH");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("BECOME <player>"), "{}", a.reply_body);
+    one_error(table.master_mail("F EDI - NTH"), "BECOME <player>");
     let a = table.master_mail(&format!("BECOME {edi}\nF EDI - NTH\nA LVP - YOR"));
     assert!(
         a.reply_body.contains(&format!("You now speak for {edi}")),

@@ -146,9 +146,7 @@ fn create_with_masters_options_gives_minor_powers_and_great_powers_to_players() 
     }
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
     // Fixed once started.
-    let a = table.master_mail("SET MASTERS MR3\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("has started"), "{}", a.reply_body);
+    one_error(table.master_mail("SET MASTERS MR3\n"), "has started");
 }
 
 #[test]
@@ -163,9 +161,7 @@ fn set_masters_while_forming_and_bad_lists_refused() {
     );
     // Without MR1 the board is the standard one.
     assert_eq!(state.settings.variant, "standard");
-    let a = table.master_mail("SET MASTERS MR9\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("MR9"), "{}", a.reply_body);
+    one_error(table.master_mail("SET MASTERS MR9\n"), "MR9");
     no_errors(table.master_mail("SET MASTERS NONE\n"));
     assert!(table.state().masters.is_none());
     // `masters` alone plays all six.
@@ -295,12 +291,9 @@ fn mr2_ineligible_and_over_the_limit_orders_are_reported_and_not_counted() {
 #[test]
 fn mr2_orders_for_minors_refused_without_variable_control() {
     let mut table = create("standard masters=MR1");
-    let a = orders(&mut table, "France", "Spain A Spa - Por\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("Variable Control (MR2)"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(&mut table, "France", "Spain A Spa - Por\n"),
+        "Variable Control (MR2)",
     );
     // Minors hold when nobody orders them; the board stays as it was.
     process(&mut table);
@@ -383,20 +376,7 @@ fn mr3_the_moscow_example_by_mail() {
 #[test]
 fn mr3_rebels_are_open_to_variable_control_with_mr2() {
     let mut table = create("standard masters=MR2,MR3");
-    set_board(
-        &mut table,
-        "W1901A",
-        &[
-            "Russia: A Gal",
-            "Russia: A Rum",
-            "Russia: F StP/sc",
-            "Russia: F Sev",
-            "Turkey: F Bla",
-            "Turkey: A Bul",
-            "Turkey: A Smy",
-        ],
-        &[("Russia", &["rum"]), ("Turkey", &["bul"])],
-    );
+    moscow_winter(&mut table);
     orders_ok(&mut table, "Turkey", "Build Rebel A Mos\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
@@ -458,15 +438,20 @@ fn mr4_the_austria_serbia_example_by_mail() {
 
 // ---------------------------------------------------------------- MR5
 
-#[test]
-fn mr5_englands_build_f_lvp_disband_a_yrk_by_mail() {
-    let mut table = create("standard masters=MR5");
+/// Winter 1901: England with three units and four centers (Norway taken).
+fn english_winter(table: &mut Table) {
     set_board(
-        &mut table,
+        table,
         "W1901A",
         &["England: F Nwy", "England: F Nth", "England: A Yor"],
         &[("England", &["nwy"])],
     );
+}
+
+#[test]
+fn mr5_englands_build_f_lvp_disband_a_yrk_by_mail() {
+    let mut table = create("standard masters=MR5");
+    english_winter(&mut table);
     orders_ok(&mut table, "England", "Build F Lvp\nDisband A Yrk\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "lvp"), Some(("England".into(), 'F')));
@@ -481,12 +466,7 @@ fn mr5_englands_build_f_lvp_disband_a_yrk_by_mail() {
 #[test]
 fn mr5_off_a_disband_beyond_losses_is_void() {
     let mut table = create("standard masters=MR4");
-    set_board(
-        &mut table,
-        "W1901A",
-        &["England: F Nwy", "England: F Nth", "England: A Yor"],
-        &[("England", &["nwy"])],
-    );
+    english_winter(&mut table);
     orders_ok(&mut table, "England", "Build F Lvp\nDisband A Yor\n");
     process(&mut table);
     assert_eq!(unit_at(&mut table, "yor"), Some(("England".into(), 'A')));
@@ -542,18 +522,10 @@ fn mr6_the_france_italy_armenia_example_by_mail() {
 #[test]
 fn mr6_aid_refused_when_the_game_does_not_play_it() {
     let mut table = create("standard masters=MR3");
-    set_board(
-        &mut table,
-        "W1901A",
-        &["England: F Nwy", "England: F Nth", "England: A Yor"],
-        &[("England", &["nwy"])],
-    );
-    let a = orders(&mut table, "England", "Aid France\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("Foreign Aid (MR6) is not played"),
-        "{}",
-        a.reply_body
+    english_winter(&mut table);
+    one_error(
+        orders(&mut table, "England", "Aid France\n"),
+        "Foreign Aid (MR6) is not played",
     );
 }
 
@@ -699,13 +671,7 @@ fn nobody_may_ask_for_a_minor_power() {
         "SIGNON ?{GAME} {}\nSET PREFERENCE Portugal\n",
         password(&addr)
     );
-    let a = table.mail(&addr, &body);
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("nobody plays Portugal"),
-        "{}",
-        a.reply_body
-    );
+    one_error(table.mail(&addr, &body), "nobody plays Portugal");
 }
 
 #[test]
@@ -750,13 +716,14 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
 #[test]
 fn mr2_variable_control_orders_for_a_later_phase_are_refused_at_once() {
     let mut table = create("standard masters=MR1,MR2");
-    let a = orders(
-        &mut table,
-        "France",
-        "PHASE Fall 1901 Movement\nPortugal: A Por H\nA Par - Bur\n",
+    one_error(
+        orders(
+            &mut table,
+            "France",
+            "PHASE Fall 1901 Movement\nPortugal: A Por H\nA Par - Bur\n",
+        ),
+        "current phase",
     );
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("current phase"), "{}", a.reply_body);
 }
 
 // ---------------------------------------------------------------- the master

@@ -142,6 +142,11 @@ fn unit_at(table: &mut Table, at: &str) -> Option<(String, String)> {
         .map(|u| (u.power.clone(), u.kind.clone()))
 }
 
+/// A unit as `unit_at` gives it: its power and kind.
+fn unit(power: &str, kind: &str) -> Option<(String, String)> {
+    Some((power.to_string(), kind.to_string()))
+}
+
 /// The results mail of the phase just played, to `to`.
 fn results_to(table: &mut Table, to: &str, phase: &str) -> String {
     table
@@ -216,12 +221,9 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
     let broken = design(NORTH_CHANNEL)
         .replace("arm sev\n", "arm\n")
         .replace(" sev sev sev sev\n", " bla bla bla bla\n");
-    let a = join_with_map(&mut table, "France", &broken);
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("the map is refused"),
-        "{}",
-        a.reply_body
+    let a = one_error(
+        join_with_map(&mut table, "France", &broken),
+        "the map is refused",
     );
     assert!(a.reply_body.contains("rule 2.7"), "{}", a.reply_body);
     assert!(a.reply_body.contains("line"), "{}", a.reply_body);
@@ -252,9 +254,10 @@ fn a_map_is_checked_against_every_rule_and_answered_with_where() {
     assert!(kinds.contains(&"image/svg+xml"), "{kinds:?}");
 
     // Another player's copy of it is refused (rule 2), without saying whose.
-    let a = join_with_map(&mut table, "Germany", &design(NORTH_CHANNEL));
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(a.reply_body.contains("rule 2"), "{}", a.reply_body);
+    let a = one_error(
+        join_with_map(&mut table, "Germany", &design(NORTH_CHANNEL)),
+        "rule 2",
+    );
     assert!(!a.reply_body.contains("France"), "{}", a.reply_body);
     let body = format!(
         "SIGNON ?tzmaps {}\n{}",
@@ -384,47 +387,29 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
     let a = orders(&mut table, "Germany", "BUILD F Mun\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     place_all(&mut table);
-    assert_eq!(
-        unit_at(&mut table, "con"),
-        Some(("Turkey".into(), "F".into()))
-    );
-    assert_eq!(
-        unit_at(&mut table, "edi"),
-        Some(("England".into(), "F".into()))
-    );
+    assert_eq!(unit_at(&mut table, "con"), unit("Turkey", "F"));
+    assert_eq!(unit_at(&mut table, "edi"), unit("England", "F"));
     // Russia placed nothing: armies.
-    assert_eq!(
-        unit_at(&mut table, "mos"),
-        Some(("Russia".into(), "A".into()))
-    );
-    assert_eq!(
-        unit_at(&mut table, "war"),
-        Some(("Russia".into(), "A".into()))
-    );
+    assert_eq!(unit_at(&mut table, "mos"), unit("Russia", "A"));
+    assert_eq!(unit_at(&mut table, "war"), unit("Russia", "A"));
     assert_eq!(unit_at(&mut table, "sev"), None);
     let placement = results_to(&mut table, &address("France"), "W1900A");
     assert!(placement.contains("Spring of 1901 BC"), "{placement}");
 
     // Brest - Picardy is land only on France's own map: refused, in those words only.
-    let a = orders(&mut table, "France", "F Bre - Pic\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("not possible on the French map"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(&mut table, "France", "F Bre - Pic\n"),
+        "not possible on the French map",
     );
     // On Germany's map it is a coastline: of two lines for the fleet in one
     // mail, each is checked on the map it names.
-    let a = orders(
-        &mut table,
-        "France",
-        "F Bre - Pic\nF Bre - Pic (German Map)\nA Par S F Bre - Pic\nF Mar H\n",
-    );
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("F BRE - PIC (German Map)"),
-        "{}",
-        a.reply_body
+    let a = one_error(
+        orders(
+            &mut table,
+            "France",
+            "F Bre - Pic\nF Bre - Pic (German Map)\nA Par S F Bre - Pic\nF Mar H\n",
+        ),
+        "F BRE - PIC (German Map)",
     );
     // The orders in force, each with its map.
     let summary = a
@@ -439,12 +424,9 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
     );
 
     // Trieste - Serbia exists on Italy's map only; the supported move uses Austria's.
-    let a = orders(&mut table, "Austria", "A Tri S A Bud - Ser\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("not possible on the Austrian map"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(&mut table, "Austria", "A Tri S A Bud - Ser\n"),
+        "not possible on the Austrian map",
     );
     no_errors(orders(
         &mut table,
@@ -454,12 +436,9 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
 
     // Rule 4.4: Constantinople and Edinburgh both reach the Mid-Atlantic, each
     // on its own player's map only: a stand-off.
-    let a = orders(&mut table, "Turkey", "F Con - MAO (English Map)\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("not possible on the English map"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(&mut table, "Turkey", "F Con - MAO (English Map)\n"),
+        "not possible on the English map",
     );
     no_errors(orders(
         &mut table,
@@ -487,27 +466,12 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
     // Every order is in: the phase is processed at once.
     assert_eq!(table.phase().to_string(), "F1901M");
 
-    assert_eq!(
-        unit_at(&mut table, "pic"),
-        Some(("France".into(), "F".into()))
-    );
-    assert_eq!(
-        unit_at(&mut table, "ser"),
-        Some(("Austria".into(), "A".into()))
-    );
-    assert_eq!(
-        unit_at(&mut table, "ven"),
-        Some(("Italy".into(), "A".into()))
-    );
+    assert_eq!(unit_at(&mut table, "pic"), unit("France", "F"));
+    assert_eq!(unit_at(&mut table, "ser"), unit("Austria", "A"));
+    assert_eq!(unit_at(&mut table, "ven"), unit("Italy", "A"));
     // The stand-off: both fleets stay home.
-    assert_eq!(
-        unit_at(&mut table, "con"),
-        Some(("Turkey".into(), "F".into()))
-    );
-    assert_eq!(
-        unit_at(&mut table, "edi"),
-        Some(("England".into(), "F".into()))
-    );
+    assert_eq!(unit_at(&mut table, "con"), unit("Turkey", "F"));
+    assert_eq!(unit_at(&mut table, "edi"), unit("England", "F"));
     assert_eq!(unit_at(&mut table, "mao"), None);
 
     // Rule 4.2: every order printed with its map; rule 5: the years BC.
@@ -541,23 +505,17 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     );
     orders(&mut table, "England", "F Edi H\nF Lon - Eng\nA Lvp H\n");
     // Orders kept for a later phase may not name a map: refused, not dropped.
-    let a = orders(
-        &mut table,
-        "England",
-        "PHASE F1901M\nF Edi - MAO (English Map)\n",
-    );
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("cannot name a map"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(
+            &mut table,
+            "England",
+            "PHASE F1901M\nF Edi - MAO (English Map)\n",
+        ),
+        "cannot name a map",
     );
     assert!(table.state().future_orders.is_empty());
     process(&mut table);
-    assert_eq!(
-        unit_at(&mut table, "mao"),
-        Some(("Turkey".into(), "F".into()))
-    );
+    assert_eq!(unit_at(&mut table, "mao"), unit("Turkey", "F"));
     // Fall: England comes in from Edinburgh with the Channel's support.
     no_errors(orders(
         &mut table,
@@ -567,28 +525,19 @@ fn a_dislodged_fleet_retreats_on_a_named_map() {
     orders(&mut table, "Turkey", "F MAO H\nF Ank H\nA Smy H\n");
     process(&mut table);
     assert_eq!(table.phase().to_string(), "F1901R");
-    assert_eq!(
-        unit_at(&mut table, "mao"),
-        Some(("England".into(), "F".into()))
-    );
+    assert_eq!(unit_at(&mut table, "mao"), unit("England", "F"));
     let report = results_to(&mut table, &address("Turkey"), "F1901M");
     assert!(report.contains("dislodged"), "{report}");
     assert!(!report.contains("can retreat to"), "{report}");
 
     // Portugal is not on the Mid-Atlantic's coast on Turkey's map, but is on France's.
-    let a = orders(&mut table, "Turkey", "F MAO - Por\n");
-    assert_eq!(a.errors, 1, "{}", a.reply_body);
-    assert!(
-        a.reply_body.contains("not possible on the Turkish map"),
-        "{}",
-        a.reply_body
+    one_error(
+        orders(&mut table, "Turkey", "F MAO - Por\n"),
+        "not possible on the Turkish map",
     );
     no_errors(orders(&mut table, "Turkey", "F MAO - Por (French Map)\n"));
     // The only retreat is ordered: processed at once.
-    assert_eq!(
-        unit_at(&mut table, "por"),
-        Some(("Turkey".into(), "F".into()))
-    );
+    assert_eq!(unit_at(&mut table, "por"), unit("Turkey", "F"));
     let report = results_to(&mut table, &address("England"), "F1901R");
     assert!(report.contains("Portugal (French Map)"), "{report}");
     assert!(report.contains("1901 BC"), "{report}");

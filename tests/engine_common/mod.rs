@@ -374,6 +374,13 @@ pub fn no_errors(a: Applied) -> Applied {
     a
 }
 
+/// `a`, after checking that it was refused with one error that says `says`.
+pub fn one_error(a: Applied, says: &str) -> Applied {
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert!(a.reply_body.contains(says), "{}", a.reply_body);
+    a
+}
+
 /// Each phase of a script, with each power's orders.
 pub type Script = Vec<(Phase, Vec<(String, Vec<String>)>)>;
 
