@@ -8,6 +8,36 @@ use legate::game::Request;
 use legate::game::model::{Outcome, Status};
 use legate::phase::Phase;
 
+/// Every power's opening units, each ordered to hold.
+const OPENING_HOLDS: [(&str, &[&str]); 7] = [
+    ("Austria", &["A VIE H", "A BUD H", "F TRI H"]),
+    ("England", &["F LON H", "F EDI H", "A LVP H"]),
+    ("France", &["F BRE H", "A PAR H", "A MAR H"]),
+    ("Germany", &["F KIE H", "A BER H", "A MUN H"]),
+    ("Italy", &["F NAP H", "A ROM H", "A VEN H"]),
+    ("Russia", &["F STP/SC H", "A MOS H", "A WAR H", "F SEV H"]),
+    ("Turkey", &["F ANK H", "A CON H", "A SMY H"]),
+];
+
+/// `OPENING_HOLDS` of every power but those in `except`.
+fn holds_except(except: &[&str]) -> Vec<(&'static str, &'static [&'static str])> {
+    OPENING_HOLDS
+        .into_iter()
+        .filter(|(power, _)| !except.contains(power))
+        .collect()
+}
+
+/// Whether `power` has a unit in `at` (as the board names it: `"BUR"`).
+fn has_unit(table: &mut Table, power: &str, at: &str) -> bool {
+    table
+        .state()
+        .position
+        .expect("board")
+        .units
+        .iter()
+        .any(|u| u.power == power && u.at == at)
+}
+
 /// Plays `fixtures/games/solo.txt`: scripted orders, the master processing each phase.
 #[test]
 fn scripted_game_ends_in_a_solo() {
@@ -110,19 +140,7 @@ fn early_processing_when_everyone_has_ordered_unless_someone_waits() {
     let wait = vec![table.signon("Italy"), cmd(Request::SetWait(true))];
     let italy = table.players["Italy"].clone();
     assert_eq!(table.send(&italy, wait).errors, 0);
-    let all = [
-        ("Austria", vec!["A VIE H", "A BUD H", "F TRI H"]),
-        ("England", vec!["F LON H", "F EDI H", "A LVP H"]),
-        ("France", vec!["F BRE H", "A PAR H", "A MAR H"]),
-        ("Germany", vec!["F KIE H", "A BER H", "A MUN H"]),
-        ("Italy", vec!["F NAP H", "A ROM H", "A VEN H"]),
-        (
-            "Russia",
-            vec!["F STP/SC H", "A MOS H", "A WAR H", "F SEV H"],
-        ),
-        ("Turkey", vec!["F ANK H", "A CON H", "A SMY H"]),
-    ];
-    for (power, orders) in &all {
+    for (power, orders) in OPENING_HOLDS {
         let a = table.orders(power, orders);
         assert_eq!(a.errors, 0, "{}", a.reply_body);
         assert_eq!(a.processed, 0, "Italy waits");
@@ -310,17 +328,8 @@ fn nmr_game_puts_late_powers_in_civil_disorder_at_the_end_of_grace() {
     }
     // Everyone but Germany orders everything; France moves.
     table.orders("France", &["A PAR - BUR", "A MAR H", "F BRE H"]);
-    for (power, orders) in [
-        ("Austria", vec!["A VIE H", "A BUD H", "F TRI H"]),
-        ("England", vec!["F LON H", "F EDI H", "A LVP H"]),
-        ("Italy", vec!["F NAP H", "A ROM H", "A VEN H"]),
-        (
-            "Russia",
-            vec!["F STP/SC H", "A MOS H", "A WAR H", "F SEV H"],
-        ),
-        ("Turkey", vec!["F ANK H", "A CON H", "A SMY H"]),
-    ] {
-        assert_eq!(table.orders(power, &orders).errors, 0);
+    for (power, orders) in holds_except(&["France", "Germany"]) {
+        assert_eq!(table.orders(power, orders).errors, 0);
     }
     assert_eq!(table.phase().to_string(), "S1901M");
     let deadline = table.deadline();
@@ -366,31 +375,14 @@ fn nmr_game_puts_late_powers_in_civil_disorder_at_the_end_of_grace() {
             .all(|r| r.defaulted && r.order.ends_with(" H")),
         "{german:?}"
     );
-    let s = table.state();
-    let board = s.position.unwrap();
-    assert!(
-        board
-            .units
-            .iter()
-            .any(|u| u.power == "France" && u.at == "BUR")
-    );
+    assert!(has_unit(&mut table, "France", "BUR"));
 }
 
 #[test]
 fn without_nmr_the_game_waits_and_the_late_power_is_abandoned() {
     let mut table = Table::started("waiting", t("2026-01-05T12:00:00Z"));
-    for (power, orders) in [
-        ("Austria", vec!["A VIE H", "A BUD H", "F TRI H"]),
-        ("England", vec!["F LON H", "F EDI H", "A LVP H"]),
-        ("France", vec!["F BRE H", "A PAR H", "A MAR H"]),
-        ("Italy", vec!["F NAP H", "A ROM H", "A VEN H"]),
-        (
-            "Russia",
-            vec!["F STP/SC H", "A MOS H", "A WAR H", "F SEV H"],
-        ),
-        ("Turkey", vec!["F ANK H", "A CON H", "A SMY H"]),
-    ] {
-        assert_eq!(table.orders(power, &orders).errors, 0);
+    for (power, orders) in holds_except(&["Germany"]) {
+        assert_eq!(table.orders(power, orders).errors, 0);
     }
     let deadline = table.deadline();
     table.now = deadline + Duration::hours(30);
@@ -540,13 +532,7 @@ fn rollback_restores_the_position_and_keeps_the_log() {
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     let s = table.state();
     assert_eq!(s.phase_name(), Some("S1901M"));
-    let board = s.position.unwrap();
-    assert!(
-        board
-            .units
-            .iter()
-            .any(|u| u.power == "France" && u.at == "PAR")
-    );
+    assert!(has_unit(&mut table, "France", "PAR"));
     assert!(s.orders.is_empty());
     let phases = table.phases();
     assert_eq!(phases.len(), 2);
@@ -673,20 +659,8 @@ fn a_dislodged_unit_retreats_and_bad_retreats_are_refused() {
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     // Complete: the retreat phase is processed at once.
     assert_eq!(a.processed, 1);
-    let s = table.state();
-    let board = s.position.unwrap();
-    assert!(
-        board
-            .units
-            .iter()
-            .any(|u| u.power == "France" && u.at == "GAS")
-    );
-    assert!(
-        board
-            .units
-            .iter()
-            .any(|u| u.power == "Germany" && u.at == "BUR")
-    );
+    assert!(has_unit(&mut table, "France", "GAS"));
+    assert!(has_unit(&mut table, "Germany", "BUR"));
 }
 
 #[test]
