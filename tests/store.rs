@@ -1202,3 +1202,35 @@ fn version_three_attachments_are_carried_over() {
         [("a.png", &b"\x89PNG"[..]), ("a.svg", &b"<svg/>"[..])]
     );
 }
+
+#[test]
+fn grouped_syncs_leave_commits_in_the_files_and_a_reader_sees_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let mut store = Store::open(&path).unwrap();
+    assert!(!store.syncs_grouped());
+    store.group_syncs().unwrap();
+    assert!(store.syncs_grouped());
+    let id = add_game(&mut store, "grouped");
+    // Not synced yet, but written: the files as a killed process leaves them
+    // (copied now, the connection still open) hold the commit.
+    let copy = tempfile::tempdir().unwrap();
+    for suffix in ["", "-wal"] {
+        let from = format!("{}{suffix}", path.display());
+        let to = format!("{}{suffix}", db_path(&copy).display());
+        std::fs::copy(&from, &to).unwrap();
+    }
+    let mut copied = Store::open(db_path(&copy)).unwrap();
+    let found = copied.transaction(|tx| tx.game(id)).unwrap();
+    assert_eq!(found.map(|g| g.name).as_deref(), Some("grouped"));
+    store.sync().unwrap();
+    // A second, read-only connection sees the commit and cannot write.
+    let mut reader = Store::open_reader(&path).unwrap();
+    let name = reader.read(|tx| tx.game(id)).unwrap().map(|g| g.name);
+    assert_eq!(name.as_deref(), Some("grouped"));
+    assert!(
+        reader
+            .read(|tx| tx.insert_game(&new_game("other"), t(0)))
+            .is_err()
+    );
+}

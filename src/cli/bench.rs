@@ -730,6 +730,10 @@ fn deadlines(db: &Path, sync_each: bool) -> Result<(), String> {
     println!("process_s {:.2}", processing.as_secs_f64());
     println!("cpu_s {cpu:.2}");
     println!(
+        "pictures_drawn_ahead {}",
+        crate::game::pictures::drawn_ahead()
+    );
+    println!(
         "ms_per_game {:.1}",
         ms(processing) / ids.len().max(1) as f64
     );

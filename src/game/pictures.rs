@@ -99,6 +99,9 @@ mod ahead {
         changed: Condvar,
     }
 
+    /// Pictures the engine found drawn ahead, for the whole process.
+    pub static TAKEN: AtomicUsize = AtomicUsize::new(0);
+
     fn shelf() -> &'static Shelf {
         static SHELF: OnceLock<Shelf> = OnceLock::new();
         SHELF.get_or_init(|| Shelf {
@@ -115,7 +118,10 @@ mod ahead {
         loop {
             match slots.get(svg)? {
                 Slot::Done(_) => match slots.remove(svg) {
-                    Some(Slot::Done(png)) => return Some(png),
+                    Some(Slot::Done(png)) => {
+                        TAKEN.fetch_add(1, Ordering::Relaxed);
+                        return Some(png);
+                    }
                     _ => return None,
                 },
                 Slot::Drawing => slots = shelf.changed.wait(slots).ok()?,
@@ -156,6 +162,11 @@ mod ahead {
         }
         shelf.changed.notify_all();
     }
+}
+
+/// How many pictures the engine has found drawn ahead, in this process.
+pub fn drawn_ahead() -> usize {
+    ahead::TAKEN.load(Ordering::Relaxed)
 }
 
 /// Draws the pictures of due games ahead of the deadline pass, on a thread of

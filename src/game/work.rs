@@ -32,6 +32,28 @@ pub struct Loaded {
     pub state: GameState,
     pub secret: Option<LotSecret>,
     pub dirty: bool,
+    /// The members as the memberships table held them when loaded (`None`
+    /// for a game new in this transaction): unchanged, the table needs no
+    /// rewrite at flush.
+    synced: Option<Vec<Seat>>,
+}
+
+/// What of a member the memberships table holds.
+type Seat = (String, Role, Option<String>, Vec<Vec<String>>);
+
+fn seats(state: &GameState) -> Vec<Seat> {
+    state
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.address.clone(),
+                m.role,
+                m.power.clone(),
+                m.preferences.clone(),
+            )
+        })
+        .collect()
 }
 
 pub struct Work<'t, 'c> {
@@ -108,6 +130,7 @@ impl<'t, 'c> Work<'t, 'c> {
             serde_json::from_str(&row.state).map_err(|e| EngineError::State(e.to_string()))?;
         let secret = row.lot_secret.as_deref().and_then(LotSecret::from_hex);
         let key = row.name.to_lowercase();
+        let synced = Some(seats(&state));
         self.games.insert(
             key.clone(),
             Loaded {
@@ -115,6 +138,7 @@ impl<'t, 'c> Work<'t, 'c> {
                 state,
                 secret,
                 dirty: false,
+                synced,
             },
         );
         Ok(Some(key))
@@ -130,6 +154,7 @@ impl<'t, 'c> Work<'t, 'c> {
                 state,
                 secret: Some(secret),
                 dirty: true,
+                synced: None,
             },
         );
         key
@@ -223,8 +248,14 @@ impl<'t, 'c> Work<'t, 'c> {
             g.row.lot_revealed = g.state.status == Status::Finished;
             self.tx.update_game(&g.row)?;
             g.dirty = false;
-            let (id, state) = (g.row.id, g.state.clone());
-            sync_memberships(self.tx, id, &state, self.now, self.default_zone)?;
+            // Only this function writes memberships, always to agree with the
+            // state: members unchanged since loading need no rewrite (an order
+            // mail, most mail, changes none).
+            let now_seats = seats(&g.state);
+            if g.synced.as_ref() != Some(&now_seats) {
+                sync_memberships(self.tx, g.row.id, &g.state, self.now, self.default_zone)?;
+                g.synced = Some(now_seats);
+            }
         }
         for m in std::mem::take(&mut self.outgoing) {
             let recipients = [m.to.clone()];
