@@ -590,6 +590,18 @@ fn the_draw_clock_lets_the_gamemaster_declare_a_draw() {
             .iter()
             .any(|m| m.contains("you may declare a draw (section 9)"))
     );
+    // The report of the Fall that completes the third quiet year says so too.
+    let fall: Vec<String> = tour
+        .mails_to(&contestant(2))
+        .into_iter()
+        .filter(|m| m.contains("F1903M results"))
+        .collect();
+    assert_eq!(fall.len(), 1, "{fall:?}");
+    assert!(
+        fall[0].contains("the Gamemaster may declare a draw"),
+        "{}",
+        fall[0]
+    );
     let contestants: Vec<String> = tour.state().players().map(|m| m.address.clone()).collect();
     let a = tour.gm("DECLARE DRAW\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
@@ -663,6 +675,13 @@ fn eighteen_centres_end_every_other_contestancy_and_winners_come_two_days_later(
         "{notice}"
     );
     assert!(notice.contains("With two days' notice"), "{notice}");
+    // The report of that Fall shows the tournament as the turn left it.
+    let report = notice
+        .split("\n")
+        .find(|l| l.starts_with("Contestants:"))
+        .expect("the contestants in the report")
+        .to_string();
+    assert_eq!(report, format!("Contestants: {winner} ({power})."));
     // The judge may name more than one winner before the announcement.
     let a = tour.gm(&format!("SET WINNERS {winner}, {}\n", contestant(3)));
     assert_eq!(a.errors, 0, "{}", a.reply_body);
@@ -907,7 +926,8 @@ fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
     );
     // The summary of current orders shows the path too.
     assert!(
-        a.reply_body.contains("Current orders for England (S1901M):\n  A LON - NTH - BEL\n"),
+        a.reply_body
+            .contains("Current orders for England (S1901M):\n  A LON - NTH - BEL\n"),
         "{}",
         a.reply_body
     );
@@ -919,10 +939,7 @@ fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
         "{units:?}"
     );
     // The report shows the Channel's order as written, void: not on the path.
-    let report = tour
-        .mails_to(&england)
-        .pop()
-        .expect("the season report");
+    let report = tour.mails_to(&england).pop().expect("the season report");
     assert!(
         report.contains("Fleet English Channel CONVOY Army London -> Belgium.  (*void*)"),
         "{report}"

@@ -283,8 +283,12 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let finished = g.state.status == Status::Finished;
     if !finished {
         schedule(map, &mut g.state, now)?;
+        // The variant's reckoning of the turn comes before the report, so the
+        // report shows the game as the turn left it (Agora: who ceased to be a
+        // contestant, whether a draw may now be declared).
+        super::variants::after_phase(work, key, &played.adjudication.after)?;
     }
-    let state = g.state.clone();
+    let state = work.game(key).state.clone();
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
     let report = results::report_of(
         map,
@@ -308,8 +312,6 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
     if finished {
         announce_end(work, key)?;
-    } else {
-        super::variants::after_phase(work, key, &played.adjudication.after)?;
     }
     Ok(())
 }

@@ -503,7 +503,8 @@ pub fn solo_ends_game(state: &GameState) -> bool {
     state.agora.is_none()
 }
 
-/// Hook: after a phase is processed and reported.
+/// Hook: after a phase is processed, before its report is made (the report
+/// shows what the hook changed).
 pub fn after_phase(
     work: &mut Work<'_, '_>,
     key: &str,
