@@ -1152,13 +1152,7 @@ async fn an_agora_tournament_by_mail() {
     // Entry closes after seven days: the judge's clock begins play by itself.
     let begin = t0 + chrono::Duration::days(8);
     run_once(&config, begin).await.expect("pass");
-    agora_mail(
-        &stack,
-        &contestants[0],
-        "Tournament",
-        "Entry closed at",
-    )
-    .await;
+    agora_mail(&stack, &contestants[0], "Tournament", "Entry closed at").await;
     let start = agora_mail(&stack, &contestants[0], "Game starting", "Powers:").await;
     let power_of = |c: &str| {
         start
@@ -1176,7 +1170,8 @@ async fn an_agora_tournament_by_mail() {
         "Germany" => ("A Ber - Kie", "Army Berlin -> Kiel"),
         "Italy" => ("A Rom - Apu", "Army Rome -> Apulia"),
         "Russia" => ("A Mos - Ukr", "Army Moscow -> Ukraine"),
-        _ => ("A Con - Bul", "Army Constantinople -> Bulgaria"),
+        // No centre changes hands: the draw clock runs from the start.
+        _ => ("F Ank - Bla", "Fleet Ankara -> Black Sea"),
     };
 
     // A proposal, three private votes, enactment with the counts only; and
@@ -1233,20 +1228,7 @@ async fn an_agora_tournament_by_mail() {
         enacted.contains("8. Proposals pass with two votes in favour."),
         "{enacted}"
     );
-    for c in &contestants {
-        for m in mailbox(&stack, c).await {
-            let text = text_of(&m);
-            for (i, voter) in contestants.iter().enumerate().skip(1) {
-                if voter != c {
-                    assert!(
-                        !(text.contains("Your vote") && text.contains(voter.as_str())),
-                        "c{}'s vote reached {c}",
-                        i + 1
-                    );
-                }
-            }
-        }
-    }
+    votes_stay_private(&stack, &contestants).await;
     let reply = agora_mail(
         &stack,
         &contestants[1],
@@ -1262,6 +1244,185 @@ async fn an_agora_tournament_by_mail() {
     let results = agora_mail(&stack, &contestants[2], "S1901M results", "").await;
     assert!(results.contains(canonical), "{results}");
     assert!(results.contains("F1901M"), "{results}");
+
+    // Too soon for a draw: the Gamemaster is told when one may be declared.
+    let gm = format!("SIGNON M{game} gm-secret\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "ag-draw-early@example.test",
+            "draw?",
+            &format!("{gm}DECLARE DRAW\n"),
+        )],
+    )
+    .await;
+    run_once(&config, deadline + chrono::Duration::minutes(5))
+        .await
+        .expect("pass");
+    agora_mail(
+        &stack,
+        MASTER,
+        "",
+        "a draw may be declared after the Fall of 1903",
+    )
+    .await;
+
+    // Nobody orders again: every unit holds and no centre changes hands.
+    // The judge's clock plays each turn at its deadline through the Fall of
+    // 1903, and then tells the Gamemaster a draw may be declared (section 9).
+    let mut now = deadline;
+    let mut guard = 0;
+    while agora_phase(&stack, game) != "S1904M" {
+        now = now.max(agora_wakeup(&stack));
+        let pass = run_once(&config, now).await.expect("pass");
+        assert_eq!(pass.processed, 1, "one turn at {now}: {pass:?}");
+        guard += 1;
+        assert!(
+            guard <= 5,
+            "still at {} at {now}",
+            agora_phase(&stack, game)
+        );
+    }
+    assert_eq!(
+        now,
+        t("2027-03-21T12:00:00Z"),
+        "Fall 1903 closes on its day"
+    );
+    agora_mail(
+        &stack,
+        MASTER,
+        "Tournament",
+        "No centre has changed hands in three game-years: you may declare a draw (section 9).",
+    )
+    .await;
+    let fall = agora_mail(&stack, &contestants[1], "F1903M results", "").await;
+    assert!(fall.contains("the Gamemaster may declare a draw"), "{fall}");
+
+    // The Gamemaster declares the draw by mail, with two days' notice.
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "ag-draw@example.test",
+            "draw",
+            &format!("{gm}DECLARE DRAW\n"),
+        )],
+    )
+    .await;
+    let declared = now + chrono::Duration::minutes(5);
+    let pass = run_once(&config, declared).await.expect("pass");
+    assert_eq!(pass.intake.applied, 1, "{pass:?}");
+    agora_mail(
+        &stack,
+        MASTER,
+        "",
+        "The draw is declared, with two days' notice.",
+    )
+    .await;
+    let takes_effect = declared + chrono::Duration::days(2);
+    for c in &contestants {
+        agora_mail(
+            &stack,
+            c,
+            "Tournament",
+            &format!("the Gamemaster declares the game a draw, to take effect at {takes_effect}"),
+        )
+        .await;
+    }
+    assert_eq!(agora_wakeup(&stack), takes_effect);
+
+    // No turn is played while the notice runs, even past S1904's deadline.
+    let pass = run_once(&config, takes_effect - chrono::Duration::hours(1))
+        .await
+        .expect("pass");
+    assert_eq!(pass.processed, 0, "{pass:?}");
+    assert_eq!(agora_phase(&stack, game), "S1904M");
+
+    // The notice runs: every contestant wins, and everyone hears it.
+    run_once(&config, takes_effect).await.expect("pass");
+    for c in &contestants {
+        let end = agora_mail(&stack, c, "Tournament", "The game is drawn (section 9).").await;
+        let winners = agora_mail(
+            &stack,
+            c,
+            "Tournament",
+            "The judge announces the winners of the tournament:",
+        )
+        .await;
+        for w in &contestants {
+            assert!(winners.contains(w.as_str()), "{w} not among {winners}");
+        }
+        assert!(!end.contains("no longer a contestant"), "{end}");
+        agora_mail(&stack, c, "", "The game is drawn between").await;
+    }
+
+    // The game is over: LIST says so, and so does the store.
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            &contestants[3],
+            "ag-list@example.test",
+            "list",
+            &format!("LIST {game}\n"),
+        )],
+    )
+    .await;
+    run_once(&config, takes_effect + chrono::Duration::minutes(5))
+        .await
+        .expect("pass");
+    let list = agora_mail(&stack, &contestants[3], "", "Outcome: Draw").await;
+    assert!(list.contains("Finished"), "{list}");
+    for c in &contestants {
+        let power = power_of(c);
+        assert!(list.contains(&format!("\"{power}\"")), "{power} in {list}");
+    }
+    assert_eq!(agora_wakeup_opt(&stack), None, "nothing more to do");
+
+    // Votes were only ever counted, in every mailbox, to the end.
+    votes_stay_private(&stack, &contestants).await;
+}
+
+/// No contestant's mail shows another contestant's vote.
+async fn votes_stay_private(stack: &Stack, contestants: &[String]) {
+    for c in contestants.iter().map(String::as_str).chain([MASTER]) {
+        for m in mailbox(stack, c).await {
+            let text = text_of(&m);
+            for (i, voter) in contestants.iter().enumerate().skip(1) {
+                if voter != c {
+                    assert!(
+                        !(text.contains("Your vote") && text.contains(voter.as_str())),
+                        "c{}'s vote reached {c}",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The tournament's current phase, as the judge's store has it.
+fn agora_phase(stack: &Stack, game: &str) -> String {
+    let mut engine = Engine::open(stack.database(), EngineConfig::default()).expect("engine");
+    let name = game.to_string();
+    engine
+        .store()
+        .transaction(|tx| tx.game_by_name(&name))
+        .expect("store")
+        .and_then(|row| row.current_phase)
+        .unwrap_or_default()
+}
+
+/// When the judge's clock next has something to do, if ever.
+fn agora_wakeup_opt(stack: &Stack) -> Option<DateTime<Utc>> {
+    Engine::open(stack.database(), EngineConfig::default())
+        .expect("engine")
+        .next_wakeup()
+        .expect("next wakeup")
+}
+
+fn agora_wakeup(stack: &Stack) -> DateTime<Utc> {
+    agora_wakeup_opt(stack).expect("a deadline")
 }
 
 // ----- Twilight Zone -----
