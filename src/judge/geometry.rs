@@ -6,26 +6,19 @@
 //! only its ends touch the two coasts. A fleet off every such chain is not needed by
 //! any convoy (DATC 6.G.19, 6.F.12).
 
-use crate::map::{Location, Map, Province, ProvinceSet, Terrain};
+use super::bits;
+use crate::map::{Location, Map, Province, ProvinceSet};
 
 /// Provinces a fleet could reach from province `p`, over any of its coasts.
+#[inline]
 pub(crate) fn fleet_touching(map: &Map, p: Province) -> ProvinceSet {
-    let coasts = map.coasts(p);
-    if coasts.is_empty() {
-        return map.fleet_neighbours(Location::from(p));
-    }
-    let mut set = ProvinceSet::EMPTY;
-    for &c in coasts {
-        set.0 |= map.fleet_neighbours(Location::new(p, Some(c))).0;
-    }
-    set
+    map.fleet_touching(p)
 }
 
 /// Every sea province of the map.
+#[inline]
 pub(crate) fn seas(map: &Map) -> ProvinceSet {
-    map.provinces()
-        .filter(|&p| map.terrain(p) == Terrain::Sea)
-        .collect()
+    map.seas()
 }
 
 /// Provinces reachable from `start` by fleet steps through provinces in `allowed`.
@@ -34,7 +27,7 @@ pub(crate) fn flood(map: &Map, start: ProvinceSet, allowed: ProvinceSet) -> Prov
     let mut frontier = reached;
     while !frontier.is_empty() {
         let mut next = ProvinceSet::EMPTY;
-        for s in frontier.iter() {
+        for s in bits::each(frontier) {
             next.0 |= fleet_touching(map, s).0;
         }
         next.0 &= allowed.0 & !reached.0;

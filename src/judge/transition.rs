@@ -54,12 +54,17 @@ const MAX_POWERS: usize = 32;
 impl Room {
     pub fn of(map: &Map, position: &Position) -> Room {
         let mut counts = [(0i32, 0u32); MAX_POWERS];
-        let owners = position.owners.iter().take(map.province_count());
-        for owner in owners.flatten() {
-            if let Some(c) = counts.get_mut(owner.0 as usize) {
-                c.0 += 1;
-            }
+        // One more counter for unowned provinces and powers beyond `MAX_POWERS`:
+        // the loop then neither branches nor checks bounds.
+        let mut centers = [0i32; MAX_POWERS + 1];
+        let n = map.province_count().min(position.owners.len());
+        for owner in &position.owners[..n] {
+            centers[owner.map_or(MAX_POWERS, |o| (o.0 as usize).min(MAX_POWERS))] += 1;
         }
+        for (c, &k) in counts.iter_mut().zip(&centers) {
+            c.0 = k;
+        }
+        let on_board = board_mask(map);
         let mut occupied = ProvinceSet::EMPTY;
         for u in &position.units {
             if on_map(map, u.province()) {
@@ -72,10 +77,12 @@ impl Room {
         // Only the few empty home centers need their owner looked up.
         for (k, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
             let power = Some(Power(k as u8));
-            let empty = ProvinceSet(home.0 & !occupied.0);
-            counts[k].1 = bits::each(empty)
-                .filter(|&p| on_map(map, p) && position.owner(p) == power)
-                .count() as u32;
+            let empty = ProvinceSet(home.0 & on_board.0 & !occupied.0);
+            let mut free = 0;
+            for p in bits::each(empty) {
+                free += u32::from(position.owner(p) == power);
+            }
+            counts[k].1 = free;
         }
         Room { counts }
     }
@@ -92,6 +99,14 @@ fn adjustment_needed(map: &Map, position: &Position) -> bool {
         let (diff, free) = room.get(Power(i as u8));
         diff < 0 || (diff > 0 && free > 0)
     })
+}
+
+/// Every province index of this map, as a set.
+fn board_mask(map: &Map) -> ProvinceSet {
+    match map.province_count() {
+        n if n >= 128 => ProvinceSet(u128::MAX),
+        n => ProvinceSet((1u128 << n) - 1),
+    }
 }
 
 /// Is `p` a province index of this map?

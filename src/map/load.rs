@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::spelling::{normalise, split_coast};
-use super::table::{FleetTable, distances};
+use super::table::{Derived, FleetTable, distances};
 use super::{
     Location, Map, MapError, Power, PowerInfo, Province, ProvinceData, ProvinceSet, Terrain,
     UnitKind,
@@ -162,6 +162,7 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
     }
 
     let distance = distances(&army_adj, &fleet, n);
+    let derived = Derived::new(&provinces, &fleet);
     Ok(Map {
         title: file.name,
         start: file.start,
@@ -172,6 +173,7 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
         fleet,
         distance,
         spellings,
+        derived,
     })
 }
 

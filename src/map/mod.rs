@@ -138,26 +138,32 @@ pub struct ProvinceSet(pub u128);
 impl ProvinceSet {
     pub const EMPTY: ProvinceSet = ProvinceSet(0);
 
+    #[inline]
     pub fn contains(self, p: Province) -> bool {
         self.0 >> p.0 & 1 == 1
     }
 
+    #[inline]
     pub fn insert(&mut self, p: Province) {
         self.0 |= 1u128 << p.0;
     }
 
+    #[inline]
     pub fn remove(&mut self, p: Province) {
         self.0 &= !(1u128 << p.0);
     }
 
+    #[inline]
     pub fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Province> {
         let mut bits = self.0;
         std::iter::from_fn(move || {
@@ -222,6 +228,8 @@ pub struct Map {
     /// `distance[a * n + b]`
     distance: Vec<u8>,
     spellings: Vec<(String, Location)>,
+    /// Sets derived once from the tables above, for the adjudicator's hot path.
+    derived: table::Derived,
 }
 
 const STANDARD_TOML: &str = include_str!("../../config/maps/standard.toml");
@@ -243,6 +251,7 @@ impl Map {
     }
 
     /// Number of provinces, impassable ones included (76 for the standard map: see the module doc).
+    #[inline]
     pub fn province_count(&self) -> usize {
         self.provinces.len()
     }
@@ -265,21 +274,25 @@ impl Map {
             .map_or("?", |d| d.name.as_str())
     }
 
+    #[inline]
     pub fn terrain(&self, p: Province) -> Terrain {
         self.provinces
             .get(p.0 as usize)
             .map_or(Terrain::Impassable, |d| d.terrain)
     }
 
+    #[inline]
     pub fn is_supply_center(&self, p: Province) -> bool {
         self.supply_centers.contains(p)
     }
 
+    #[inline]
     pub fn supply_centers(&self) -> ProvinceSet {
         self.supply_centers
     }
 
     /// The coasts of a multi-coast province; empty for every other province.
+    #[inline]
     pub fn coasts(&self, p: Province) -> &[Coast] {
         self.provinces
             .get(p.0 as usize)
@@ -325,6 +338,7 @@ impl Map {
     }
 
     /// Can an army move from `a` to `b` (both land, sharing a land border)?
+    #[inline]
     pub fn army_adjacent(&self, a: Province, b: Province) -> bool {
         self.army_adj
             .get(a.0 as usize)
@@ -333,6 +347,7 @@ impl Map {
 
     /// Can a fleet at `from` move to `to`? Coast-exact: in a multi-coast province both
     /// must name the coast (a fleet location always carries its coast there).
+    #[inline]
     pub fn fleet_adjacent(&self, from: Location, to: Location) -> bool {
         self.fleet.adjacent(from, to)
     }
@@ -344,11 +359,13 @@ impl Map {
     }
 
     /// Provinces an army in `p` can move to.
+    #[inline]
     pub fn army_neighbours(&self, p: Province) -> ProvinceSet {
         self.army_adj.get(p.0 as usize).copied().unwrap_or_default()
     }
 
     /// Provinces a fleet at `from` can move to (any coast of them).
+    #[inline]
     pub fn fleet_neighbours(&self, from: Location) -> ProvinceSet {
         self.fleet.neighbours(from)
     }
@@ -363,11 +380,35 @@ impl Map {
 
     /// Can a unit of this kind at `from` move into province `to` at all (any coast)?
     /// This is the reach that matters for supports.
+    #[inline]
     pub fn reaches(&self, kind: UnitKind, from: Location, to: Province) -> bool {
         match kind {
             UnitKind::Army => self.army_adjacent(from.province, to),
             UnitKind::Fleet => self.fleet_neighbours(from).contains(to),
         }
+    }
+
+    /// Every sea province.
+    #[inline]
+    pub fn seas(&self) -> ProvinceSet {
+        self.derived.seas
+    }
+
+    /// Every coastal province (land on the sea, multi-coast ones included).
+    #[inline]
+    pub fn coastal(&self) -> ProvinceSet {
+        self.derived.coastal
+    }
+
+    /// Provinces a fleet could reach from province `p` over any of its coasts
+    /// (empty where no fleet can stand).
+    #[inline]
+    pub fn fleet_touching(&self, p: Province) -> ProvinceSet {
+        self.derived
+            .fleet_touching
+            .get(p.0 as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Shortest number of steps between two provinces over every border, army or fleet,

@@ -201,3 +201,32 @@ pub fn distances(army_adj: &[ProvinceSet], fleet: &FleetTable, n: usize) -> Vec<
     }
     table
 }
+
+/// Sets derived from the province list and the fleet table, kept so that the
+/// adjudicator need not rebuild them on every phase.
+#[derive(Debug, Clone, Default)]
+pub struct Derived {
+    pub seas: ProvinceSet,
+    pub coastal: ProvinceSet,
+    /// Per province: the provinces a fleet reaches from it over any of its coasts.
+    pub fleet_touching: Vec<ProvinceSet>,
+}
+
+impl Derived {
+    pub fn new(provinces: &[ProvinceData], fleet: &FleetTable) -> Derived {
+        let mut derived = Derived {
+            fleet_touching: Vec::with_capacity(provinces.len()),
+            ..Derived::default()
+        };
+        for (i, data) in provinces.iter().enumerate() {
+            let p = Province(i as u8);
+            match data.terrain {
+                Terrain::Sea => derived.seas.insert(p),
+                Terrain::Coastal => derived.coastal.insert(p),
+                Terrain::Inland | Terrain::Impassable => {}
+            }
+            derived.fleet_touching.push(fleet.province_reach(p));
+        }
+        derived
+    }
+}

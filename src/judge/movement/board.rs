@@ -9,7 +9,11 @@ use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason,
 use crate::map::{Location, Map, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, PowerOrder};
 
+/// Provinces a board holds: a `ProvinceSet` has room for 128.
 pub(crate) const MAX: usize = 128;
+/// Length of the per-province tables: every `u8` index, so that indexing by a
+/// province needs no bounds check. Entries from `MAX` on stay empty.
+pub(crate) const SPAN: usize = 256;
 pub(crate) const NO_ORDER: u16 = u16::MAX;
 
 #[derive(Copy, Clone, Debug)]
@@ -45,7 +49,7 @@ const EMPTY_SLOT: Slot = Slot {
 pub(crate) type Status = Option<Reason>;
 
 pub(crate) struct Board {
-    pub slots: [Slot; MAX],
+    pub slots: [Slot; SPAN],
     pub occupied: ProvinceSet,
     /// The provinces of `occupied` in ascending order, `count` of them: loops over
     /// the units walk this list rather than the bitset.
@@ -57,29 +61,61 @@ pub(crate) struct Board {
     /// routes need them).
     pub seas: ProvinceSet,
     /// Movers into each province.
-    pub movers_into: [ProvinceSet; MAX],
+    pub movers_into: [ProvinceSet; SPAN],
     /// Units whose valid support the unit in this province receives.
-    pub supporters: [ProvinceSet; MAX],
+    pub supporters: [ProvinceSet; SPAN],
     /// Per army going by convoy: the matched convoying fleets lying on a route.
-    routes: Vec<(Province, ProvinceSet)>,
+    /// (While orders are matched: per army, the fleets whose convoy matches its move.)
+    routes: [ProvinceSet; SPAN],
 }
 
 impl Board {
-    /// An empty board. Kept apart from `load` so that the caller's board is built
-    /// in place rather than copied out of a constructor.
-    #[inline]
-    pub fn new() -> Board {
-        Board {
-            slots: [EMPTY_SLOT; MAX],
+    /// An empty board, on the heap: it is large, and reused (see `clear`).
+    pub fn boxed() -> Box<Board> {
+        Box::new(Board {
+            slots: [EMPTY_SLOT; SPAN],
             occupied: ProvinceSet::EMPTY,
             list: [Province(0); MAX],
             count: 0,
             fleets: ProvinceSet::EMPTY,
             seas: ProvinceSet::EMPTY,
-            movers_into: [ProvinceSet::EMPTY; MAX],
-            supporters: [ProvinceSet::EMPTY; MAX],
-            routes: Vec::new(),
+            movers_into: [ProvinceSet::EMPTY; SPAN],
+            supporters: [ProvinceSet::EMPTY; SPAN],
+            routes: [ProvinceSet::EMPTY; SPAN],
+        })
+    }
+
+    /// Empties the board after a phase. Every entry a phase writes belongs to a
+    /// province that held a unit, or is the movers into a move's destination, so
+    /// only those are reset: far cheaper than zeroing the whole board each phase.
+    pub fn clear(&mut self) {
+        for p in bits::each(self.occupied) {
+            let i = p.0 as usize;
+            let to = self.slots[i].to.province.0 as usize;
+            if let Some(m) = self.movers_into.get_mut(to) {
+                *m = ProvinceSet::EMPTY;
+            }
+            self.movers_into[i] = ProvinceSet::EMPTY;
+            self.supporters[i] = ProvinceSet::EMPTY;
+            self.routes[i] = ProvinceSet::EMPTY;
+            self.slots[i] = EMPTY_SLOT;
         }
+        self.occupied = ProvinceSet::EMPTY;
+        self.count = 0;
+        self.fleets = ProvinceSet::EMPTY;
+        self.seas = ProvinceSet::EMPTY;
+    }
+
+    /// Empties every entry, whatever was written (after a phase that did not finish).
+    pub fn wipe(&mut self) {
+        self.slots.fill(EMPTY_SLOT);
+        self.movers_into.fill(ProvinceSet::EMPTY);
+        self.supporters.fill(ProvinceSet::EMPTY);
+        self.routes.fill(ProvinceSet::EMPTY);
+        self.occupied = ProvinceSet::EMPTY;
+        self.count = 0;
+        self.fleets = ProvinceSet::EMPTY;
+        self.seas = ProvinceSet::EMPTY;
     }
 
     /// Puts the position's units on the board.
@@ -102,21 +138,28 @@ impl Board {
     }
 
     /// The provinces holding a unit, in ascending order.
+    #[inline]
     pub fn units(&self) -> &[Province] {
         &self.list[..self.count]
     }
 
+    #[inline]
     pub fn unit(&self, p: Province) -> Option<Unit> {
         self.slots.get(p.0 as usize).and_then(|s| s.unit)
     }
 
+    #[inline]
     pub fn slot(&self, p: Province) -> &Slot {
         &self.slots[p.0 as usize]
     }
 
     /// The convoying fleets on a route of the army in `p` (empty if none).
+    #[inline]
     pub fn route(&self, p: Province) -> ProvinceSet {
-        lookup(&self.routes, p)
+        self.routes
+            .get(p.0 as usize)
+            .copied()
+            .unwrap_or(ProvinceSet::EMPTY)
     }
 
     /// Checks every order, gives each unit the order it carries out, and fills in
@@ -187,11 +230,9 @@ impl Board {
         status: &mut [Status],
     ) {
         // Convoys first: they decide which armies go by sea.
-        let convoying = if convoys {
-            self.match_convoys(status)
-        } else {
-            Vec::new()
-        };
+        if convoys {
+            self.match_convoys(status);
+        }
         for k in 0..self.count {
             let p = self.list[k];
             let i = p.0 as usize;
@@ -203,7 +244,7 @@ impl Board {
             let to = s.to.province;
             // The army's route is judged on the map its order names.
             let map = pick(maps, map, s.order as usize);
-            let fleets = lookup(&convoying, p);
+            let fleets = self.routes[i];
             let chain = if fleets.is_empty() {
                 ProvinceSet::EMPTY
             } else {
@@ -217,9 +258,7 @@ impl Board {
             };
             self.slots[i].convoy = convoy;
             self.slots[i].land_fallback = fallback;
-            if convoy && !chain.is_empty() {
-                self.routes.push((p, chain));
-            }
+            self.routes[i] = if convoy { chain } else { ProvinceSet::EMPTY };
             // Fleets ordered to convoy an army that walks, or that lie off every route.
             for f in fleets.iter() {
                 if !convoy {
@@ -258,10 +297,9 @@ impl Board {
         }
     }
 
-    /// Per army: the fleets whose convoy order matches its move. Other convoy
-    /// orders are void.
-    fn match_convoys(&mut self, status: &mut [Status]) -> Vec<(Province, ProvinceSet)> {
-        let mut convoying: Vec<(Province, ProvinceSet)> = Vec::new();
+    /// Per army, in `routes`: the fleets whose convoy order matches its move.
+    /// Other convoy orders are void.
+    fn match_convoys(&mut self, status: &mut [Status]) {
         for k in 0..self.count {
             let p = self.list[k];
             let s = self.slots[p.0 as usize];
@@ -273,15 +311,11 @@ impl Board {
                 && a.to.province == s.to.province
                 && a.unit.is_some_and(|u| u.kind == UnitKind::Army);
             if matched {
-                match convoying.iter_mut().find(|(a, _)| *a == s.from) {
-                    Some((_, set)) => set.insert(p),
-                    None => convoying.push((s.from, ProvinceSet(1u128 << p.0))),
-                }
+                self.routes[s.from.0 as usize].insert(p);
             } else {
                 self.void(p, Reason::ConvoyNotMatched { army: s.from }, status);
             }
         }
-        convoying
     }
 
     /// DATC 4.A.3: does an army next to its destination go by the ordered convoy?
@@ -337,10 +371,4 @@ fn set_slot(slot: &mut Slot, c: Checked, order: u16) {
     slot.convoy = c.via_convoy;
     slot.land_fallback = false;
     slot.order = order;
-}
-
-fn lookup(list: &[(Province, ProvinceSet)], p: Province) -> ProvinceSet {
-    list.iter()
-        .find(|(q, _)| *q == p)
-        .map_or(ProvinceSet::EMPTY, |(_, set)| *set)
 }

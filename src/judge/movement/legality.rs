@@ -40,6 +40,7 @@ impl Checked {
 /// `map` is the map the order's reach is checked on; `game` the game's map,
 /// on which a supported move need only be possible (they differ only when the
 /// order names its own map, see `judge::maps`).
+#[inline]
 pub(crate) fn check(
     map: &Map,
     game: &Map,
@@ -93,6 +94,7 @@ pub(crate) fn check(
 }
 
 /// The unit the order is for, if this power may order it (DATC 4.B.5, 4.C.2).
+#[inline]
 fn ordered_unit(
     rules: &Rules,
     allegiance: &dyn Allegiance,
@@ -118,6 +120,7 @@ fn ordered_unit(
 }
 
 /// Where a move goes, coast settled (DATC 4.B.1-4.B.3, 4.B.6).
+#[inline]
 fn destination(
     map: &Map,
     rules: &Rules,
@@ -208,6 +211,7 @@ fn fleet_destination(
 
 /// A support of a move: the supporter must reach the destination province, and the
 /// supported unit must be able to make the move (by land or convoy).
+#[inline]
 fn support_target(
     map: &Map,
     game: &Map,

@@ -8,6 +8,8 @@ mod resolver;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
+
 use super::{Adjudication, Allegiance, OrderMaps, Position, Rules};
 use crate::map::Map;
 use crate::orders::PowerOrder;
@@ -20,19 +22,55 @@ pub(super) fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
-    let mut board = board::Board::new();
-    board.load(position);
-    // Order statuses live on the stack for any ordinary order set.
-    let mut inline = [None; 64];
-    let mut heap = Vec::new();
-    let status: &mut [board::Status] = if orders.len() <= inline.len() {
-        &mut inline[..orders.len()]
-    } else {
-        heap.resize(orders.len(), None);
-        &mut heap
-    };
-    board.assign(map, maps, rules, allegiance, orders, status);
-    let mut resolver = resolver::Resolver::new(map, rules, allegiance, &board);
-    resolver.run();
-    outcome::build(&mut resolver, position, orders, status)
+    with_board(|board| {
+        board.load(position);
+        // Order statuses live on the stack for any ordinary order set.
+        let mut inline = [None; 64];
+        let mut heap = Vec::new();
+        let status: &mut [board::Status] = if orders.len() <= inline.len() {
+            &mut inline[..orders.len()]
+        } else {
+            heap.resize(orders.len(), None);
+            &mut heap
+        };
+        board.assign(map, maps, rules, allegiance, orders, status);
+        let mut resolver = resolver::Resolver::new(map, rules, allegiance, &*board);
+        resolver.run();
+        outcome::build(&mut resolver, position, orders, status)
+    })
+}
+
+/// A board kept per thread and emptied after each phase, so that a phase
+/// neither allocates nor zeroes one. It holds nothing between phases: the
+/// result depends only on the arguments.
+struct Scratch {
+    board: Box<board::Board>,
+    /// The last phase ran to the end and emptied the board.
+    clean: bool,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+fn with_board<R>(run: impl FnOnce(&mut board::Board) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let Ok(mut scratch) = cell.try_borrow_mut() else {
+            // Called again from inside a phase (an `Allegiance` that adjudicates):
+            // a board of its own.
+            return run(&mut board::Board::boxed());
+        };
+        let scratch = scratch.get_or_insert_with(|| Scratch {
+            board: board::Board::boxed(),
+            clean: true,
+        });
+        if !scratch.clean {
+            scratch.board.wipe();
+        }
+        scratch.clean = false;
+        let out = run(&mut scratch.board);
+        scratch.board.clear();
+        scratch.clean = true;
+        out
+    })
 }

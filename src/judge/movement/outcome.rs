@@ -1,6 +1,6 @@
 //! Turning the resolver's decisions into verdicts with reasons, and the board after.
 
-use super::board::{MAX, NO_ORDER, Status};
+use super::board::{MAX, NO_ORDER, SPAN, Status};
 use super::legality::Act;
 use super::resolver::Resolver;
 use crate::judge::bits;
@@ -18,11 +18,11 @@ pub(crate) fn build(
 ) -> Adjudication {
     let board = r.board;
     // Per province: its unit moved; the province its unit was dislodged from.
-    let mut moved = [false; MAX];
+    let mut moved = [false; SPAN];
     for &p in board.units() {
         moved[p.0 as usize] = board.slot(p).act == Act::Move && r.succeeded(p);
     }
-    let mut dislodger: [Option<Province>; MAX] = [None; MAX];
+    let mut dislodger: [Option<Province>; SPAN] = [None; SPAN];
     for &p in board.units() {
         let q = board.slot(p).to.province;
         if moved[p.0 as usize] && board.unit(q).is_some() && !moved[q.0 as usize] {
@@ -61,30 +61,6 @@ pub(crate) fn build(
             defaulted: false,
         });
     }
-    for &p in board.units() {
-        let s = board.slot(p);
-        let Some(unit) = s.unit else { continue };
-        if s.order != NO_ORDER {
-            continue;
-        }
-        let by = dislodger[p.0 as usize];
-        resolutions.push(Resolution {
-            power: unit.power,
-            order: Order::Hold {
-                unit: UnitSpec {
-                    kind: Some(unit.kind),
-                    location: unit.location,
-                    power: Some(unit.power),
-                },
-            },
-            verdict: Verdict::Ok,
-            dislodged: by.is_some(),
-            dislodged_by: by,
-            reason: Reason::Unordered,
-            defaulted: true,
-        });
-    }
-
     let mut after = Position {
         phase: position.phase,
         units: Vec::with_capacity(position.units.len()),
@@ -93,33 +69,55 @@ pub(crate) fn build(
         owners: position.owners.clone(),
         homes: position.homes.clone(),
     };
-    // Provinces holding a unit after the moves.
+    // Provinces holding a unit after the moves; units whose move failed.
     let mut filled = ProvinceSet::EMPTY;
+    let mut bounced = ProvinceSet::EMPTY;
     for &p in board.units() {
         let s = board.slot(p);
         let Some(mut unit) = s.unit else { continue };
+        let by = dislodger[p.0 as usize];
+        if s.order == NO_ORDER {
+            resolutions.push(Resolution {
+                power: unit.power,
+                order: Order::Hold {
+                    unit: UnitSpec {
+                        kind: Some(unit.kind),
+                        location: unit.location,
+                        power: Some(unit.power),
+                    },
+                },
+                verdict: Verdict::Ok,
+                dislodged: by.is_some(),
+                dislodged_by: by,
+                reason: Reason::Unordered,
+                defaulted: true,
+            });
+        }
         if moved[p.0 as usize] {
             unit.location = s.to;
-        } else if let Some(from) = dislodger[p.0 as usize] {
-            let via_convoy = r.by_convoy(from);
-            after.dislodged.push(Dislodged {
-                unit,
-                attacker_from: from,
-                via_convoy,
-            });
-            continue;
+        } else {
+            if s.act == Act::Move {
+                bounced.insert(p);
+            }
+            if let Some(from) = by {
+                let via_convoy = r.by_convoy(from);
+                after.dislodged.push(Dislodged {
+                    unit,
+                    attacker_from: from,
+                    via_convoy,
+                });
+                continue;
+            }
         }
         after.units.push(unit);
         filled.insert(unit.location.province);
     }
     // Provinces left empty where a move bounced: a standoff, closed to retreats.
-    for &p in board.units() {
-        // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
-        if board.slot(p).act == Act::Move && !moved[p.0 as usize] && r.prevent_strength(p) > 0 {
-            let q = board.slot(p).to.province;
-            if !filled.contains(q) {
-                after.contested.insert(q);
-            }
+    // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
+    for p in bits::each(bounced) {
+        let q = board.slot(p).to.province;
+        if !filled.contains(q) && r.prevent_strength(p) > 0 {
+            after.contested.insert(q);
         }
     }
     transition::advance(r.map, r.rules, &mut after, position.phase);

@@ -2,10 +2,9 @@
 //! support is given, a convoy holds its place in the chain). `resolve` guesses and
 //! checks (5.F), finds cycles, and applies the backup rule: circular movement
 //! succeeds, convoy paradoxes make the convoying fleets hold (Szykman).
-//! Everything is indexed by province; the only heap use is the cycle list, which
-//! the caller allocates once.
+//! Everything is indexed by province, the cycle list included: no heap use.
 
-use super::board::{Board, MAX};
+use super::board::{Board, MAX, SPAN};
 use super::legality::Act;
 use crate::judge::bits;
 use crate::judge::{Allegiance, ConvoyParadox, DislodgedBounce, MultiRoute, Rules};
@@ -23,11 +22,52 @@ pub(crate) struct Resolver<'a> {
     pub rules: &'a Rules,
     pub allegiance: &'a dyn Allegiance,
     pub board: &'a Board,
-    state: [State; MAX],
-    result: [bool; MAX],
+    state: [State; SPAN],
+    result: [bool; SPAN],
     /// Convoys that failed by the paradox rule.
     pub paradox: ProvinceSet,
-    cycle: Vec<Province>,
+    cycle: Cycle,
+}
+
+/// The orders resolved on a guess, in the order they joined the current cycle.
+/// Each province is in it at most once, so `MAX` entries always suffice.
+struct Cycle {
+    items: [Province; MAX],
+    len: usize,
+    members: ProvinceSet,
+}
+
+impl Cycle {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn contains(&self, p: Province) -> bool {
+        self.members.contains(p)
+    }
+
+    fn push(&mut self, p: Province) {
+        if self.len < MAX && !self.members.contains(p) {
+            self.items[self.len] = p;
+            self.len += 1;
+            self.members.insert(p);
+        }
+    }
+
+    fn get(&self, k: usize) -> Province {
+        self.items[k]
+    }
+
+    fn since(&self, from: usize) -> &[Province] {
+        &self.items[from.min(self.len)..self.len]
+    }
+
+    fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            self.len -= 1;
+            self.members.remove(self.items[self.len]);
+        }
+    }
 }
 
 impl<'a> Resolver<'a> {
@@ -42,10 +82,14 @@ impl<'a> Resolver<'a> {
             rules,
             allegiance,
             board,
-            state: [State::Unresolved; MAX],
-            result: [false; MAX],
+            state: [State::Unresolved; SPAN],
+            result: [false; SPAN],
             paradox: ProvinceSet::EMPTY,
-            cycle: Vec::new(),
+            cycle: Cycle {
+                items: [Province(0); MAX],
+                len: 0,
+                members: ProvinceSet::EMPTY,
+            },
         }
     }
 
@@ -63,12 +107,24 @@ impl<'a> Resolver<'a> {
         self.result[p.0 as usize]
     }
 
+    /// The decision for the order in `p`. Most calls find it already made, so
+    /// that case is answered inline.
+    #[inline]
     fn resolve(&mut self, p: Province) -> bool {
+        let i = p.0 as usize;
+        if self.state[i] == State::Resolved {
+            return self.result[i];
+        }
+        self.decide(p)
+    }
+
+    #[inline(never)]
+    fn decide(&mut self, p: Province) -> bool {
         let i = p.0 as usize;
         match self.state[i] {
             State::Resolved => return self.result[i],
             State::Guessing => {
-                if !self.cycle.contains(&p) {
+                if !self.cycle.contains(p) {
                     self.cycle.push(p);
                 }
                 return self.result[i];
@@ -87,7 +143,7 @@ impl<'a> Resolver<'a> {
             }
             return self.result[i];
         }
-        if self.cycle[old_len] != p {
+        if self.cycle.get(old_len) != p {
             // Part of a cycle that started further up: report the guess-based result.
             self.cycle.push(p);
             self.result[i] = first;
@@ -110,23 +166,26 @@ impl<'a> Resolver<'a> {
 
     /// Forgets the guesses made in the cycle from `from` on.
     fn unwind(&mut self, from: usize) {
-        for k in from..self.cycle.len() {
-            let q = self.cycle[k].0 as usize;
-            self.state[q] = State::Unresolved;
+        for &q in self.cycle.since(from) {
+            self.state[q.0 as usize] = State::Unresolved;
         }
         self.cycle.truncate(from);
     }
 
     /// Zero or two consistent resolutions: DATC 5.B.9.
     fn backup_rule(&mut self, from: usize) {
-        let has_convoy = self.cycle[from..]
+        let has_convoy = self
+            .cycle
+            .since(from)
             .iter()
             .any(|&q| self.board.slot(q).act == Act::Convoy);
-        let has_move = self.cycle[from..]
+        let has_move = self
+            .cycle
+            .since(from)
             .iter()
             .any(|&q| self.board.slot(q).act == Act::Move);
         for k in from..self.cycle.len() {
-            let q = self.cycle[k];
+            let q = self.cycle.get(k);
             let i = q.0 as usize;
             let act = self.board.slot(q).act;
             if has_convoy {
