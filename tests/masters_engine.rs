@@ -219,13 +219,12 @@ fn mr2_the_fall_1901_portugal_example_by_mail() {
     assert_eq!(unit_at(&mut table, "mar"), Some(("France".into(), 'A')));
     assert_eq!(unit_at(&mut table, "den"), Some(("Germany".into(), 'A')));
     let report = last_report(&mut table);
-    assert!(
-        report.contains("Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out"),
-        "{report}"
-    );
-    assert!(
-        report.contains("Portugal: A POR S A MAR - SPA (1: France 1) - out-voted"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out",
+            "Portugal: A POR S A MAR - SPA (1: France 1) - out-voted",
+        ],
     );
     // Spain kept its center: the year's end shows it Spanish.
     assert_eq!(table.centers("Spain"), 1);
@@ -272,17 +271,13 @@ fn mr2_ineligible_and_over_the_limit_orders_are_reported_and_not_counted() {
     );
     process(&mut table);
     let report = last_report(&mut table);
-    assert!(
-        report.contains("Variable-control orders not counted:"),
-        "{report}"
-    );
-    assert!(
-        report.contains("France: A SPA - POR - not eligible"),
-        "{report}"
-    );
-    assert!(
-        report.contains("France: A POR - SPA - more orders than the 3 supply centers"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Variable-control orders not counted:",
+            "France: A SPA - POR - not eligible",
+            "France: A POR - SPA - more orders than the 3 supply centers",
+        ],
     );
     assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
@@ -357,13 +352,12 @@ fn mr3_the_moscow_example_by_mail() {
     assert_eq!(rebels.len(), 1, "{rebels:?}");
     assert_eq!(unit_at(&mut table, "mos"), Some(("power 7".into(), 'A')));
     let report = last_report(&mut table);
-    assert!(
-        report.contains("Rebels raised: Rebel A MOS in Moscow"),
-        "{report}"
-    );
-    assert!(
-        report.contains("Russia: BUILD A MOS - not followed"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Rebels raised: Rebel A MOS in Moscow",
+            "Russia: BUILD A MOS - not followed",
+        ],
     );
     assert_eq!(table.phase().to_string(), "S1902M");
     // Rolled back, the rebels are gone with the phase that raised them.
@@ -385,13 +379,12 @@ fn mr3_rebels_are_open_to_variable_control_with_mr2() {
     process(&mut table);
     assert_eq!(unit_at(&mut table, "ukr"), Some(("power 7".into(), 'A')));
     let report = last_report(&mut table);
-    assert!(
-        report.contains("Rebel A MOS: Army Moscow -> Ukraine."),
-        "{report}"
-    );
-    assert!(
-        report.contains("Rebel A MOS: A MOS - UKR (1: Turkey 1) - carried out"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Rebel A MOS: Army Moscow -> Ukraine.",
+            "Rebel A MOS: A MOS - UKR (1: Turkey 1) - carried out",
+        ],
     );
 }
 
@@ -557,10 +550,12 @@ fn all_six_rules_together_through_a_year() {
     assert_eq!(unit_at(&mut table, "ber"), Some(("Germany".into(), 'A')));
     assert_eq!(unit_at(&mut table, "lvp"), None);
     let report = last_report(&mut table);
-    assert!(report.contains("Aid given: France to Portugal"), "{report}");
-    assert!(
-        report.contains("Voluntary disbands: England REMOVE A LVP"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Aid given: France to Portugal",
+            "Voluntary disbands: England REMOVE A LVP",
+        ],
     );
     // The minors are still in civil disorder, with their armies.
     assert_eq!(unit_at(&mut table, "por"), Some(("Portugal".into(), 'A')));
@@ -651,14 +646,13 @@ fn mr2e_a_minor_builds_by_the_votes_of_eligible_players() {
     assert_eq!(unit_at(&mut table, "spa"), Some(("Spain".into(), 'A')));
     assert_eq!(unit_at(&mut table, "gas"), Some(("Spain".into(), 'A')));
     let report = last_report(&mut table);
-    assert!(report.contains("Italy: BUILD A SPA - done"), "{report}");
-    assert!(
-        report.contains("England: BUILD F SPA/NC - not followed"),
-        "{report}"
-    );
-    assert!(
-        report.contains("England: REMOVE A GAS - void (disbands of units in civil disorder"),
-        "{report}"
+    assert_says(
+        &report,
+        &[
+            "Italy: BUILD A SPA - done",
+            "England: BUILD F SPA/NC - not followed",
+            "England: REMOVE A GAS - void (disbands of units in civil disorder",
+        ],
     );
 }
 

@@ -381,6 +381,13 @@ pub fn one_error(a: Applied, says: &str) -> Applied {
     a
 }
 
+/// Checks that `text` says each of `parts`.
+pub fn assert_says(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} missing from:\n{text}");
+    }
+}
+
 /// Each phase of a script, with each power's orders.
 pub type Script = Vec<(Phase, Vec<(String, Vec<String>)>)>;
 
