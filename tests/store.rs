@@ -18,6 +18,15 @@ fn db_path(dir: &tempfile::TempDir) -> PathBuf {
     dir.path().join("legate.db")
 }
 
+/// A store in a new file: the directory (kept while the test runs), the
+/// file's path and the store.
+fn temp_store() -> (tempfile::TempDir, PathBuf, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    let store = Store::open(&path).unwrap();
+    (dir, path, store)
+}
+
 fn new_game<'a>(name: &'a str) -> NewGame<'a> {
     NewGame {
         name,
@@ -57,9 +66,7 @@ fn raw(path: &Path) -> rusqlite::Connection {
 
 #[test]
 fn fresh_file_is_migrated_and_reopening_keeps_data() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
     let id = add_game(&mut store, "alpha");
     drop(store);
@@ -110,9 +117,7 @@ fn legate_db_migrate_reports_and_is_idempotent() {
 
 #[test]
 fn journal_is_wal_and_foreign_keys_are_enforced() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let mode: String = raw(&path)
         .pragma_query_value(None, "journal_mode", |r| r.get(0))
         .unwrap();
@@ -155,6 +160,16 @@ fn newer_schema_is_refused() {
 }
 
 /// A file big enough that its middle pages are table and index b-tree pages.
+/// A filled store's file, closed: the directory (kept while the test runs),
+/// the file's path and its bytes.
+fn filled_file() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(&dir);
+    filled_db(&path);
+    let bytes = std::fs::read(&path).unwrap();
+    (dir, path, bytes)
+}
+
 fn filled_db(path: &Path) {
     let mut store = Store::open(path).unwrap();
     store
@@ -174,10 +189,7 @@ fn filled_db(path: &Path) {
 
 #[test]
 fn damaged_file_is_refused_and_left_untouched() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    filled_db(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
+    let (_dir, path, mut bytes) = filled_file();
     let len = bytes.len();
     assert!(len > 100_000, "{len}");
     let mid = len / 2 / 4096 * 4096;
@@ -199,10 +211,7 @@ fn damaged_file_is_refused_and_left_untouched() {
 
 #[test]
 fn wrong_cell_counts_in_index_pages_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    filled_db(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
+    let (_dir, path, mut bytes) = filled_file();
     let page = u32::from_be_bytes([0, 0, bytes[16], bytes[17]]) as usize;
     let mut touched = 0;
     // Page 1 carries the file header; b-tree page type 0x0a is an index leaf.
@@ -220,10 +229,7 @@ fn wrong_cell_counts_in_index_pages_are_refused() {
 
 #[test]
 fn garbage_header_is_refused_as_damaged() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    filled_db(&path);
-    let mut bytes = std::fs::read(&path).unwrap();
+    let (_dir, path, mut bytes) = filled_file();
     bytes[..100].copy_from_slice(&[0x42; 100]);
     std::fs::write(&path, &bytes).unwrap();
     let err = Store::open(&path).err().expect("garbage header accepted");
@@ -293,9 +299,7 @@ fn inbound_outcome_and_pending_list() {
 
 #[test]
 fn received_mail_cannot_be_altered() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     store
         .transaction(|tx| tx.insert_inbound(b"raw", Some("<r@x>"), "a@x", t(0)))
         .unwrap();
@@ -309,9 +313,7 @@ fn received_mail_cannot_be_altered() {
 
 #[test]
 fn events_cannot_be_updated_or_deleted() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let game = add_game(&mut store, "g");
     store
         .transaction(|tx| {
@@ -347,9 +349,7 @@ fn events_cannot_be_updated_or_deleted() {
 
 #[test]
 fn sent_outbox_rows_are_final() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let id = store
         .transaction(|tx| {
             let id = queue(tx, "results", t(0))?;
@@ -384,9 +384,7 @@ fn sent_outbox_rows_are_final() {
 
 #[test]
 fn outbox_attachments_round_trip_in_order_and_freeze_with_the_mail() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let png = [0x89u8, b'P', b'N', b'G', 0, 1, 2, 255];
     let (with, without) = store
         .transaction(|tx| {
@@ -452,9 +450,7 @@ fn outbox_attachments_round_trip_in_order_and_freeze_with_the_mail() {
 
 #[test]
 fn version_two_file_gains_outbox_attachments_and_keeps_its_mail() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let id = store.transaction(|tx| queue(tx, "old", t(0))).unwrap();
     drop(store);
     // Roll the file back to version 2, as an older program left it.
@@ -770,9 +766,7 @@ fn accounts_and_memberships() {
 
 #[test]
 fn phases_are_history_and_can_only_be_rolled_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let game = add_game(&mut store, "g");
     let record = |tx: &Tx<'_>, name: &str, at| {
         tx.insert_phase(&NewPhase {
@@ -1054,9 +1048,7 @@ fn concurrent_openers_and_writers_lose_nothing() {
 #[test]
 fn new_database_is_private_to_its_owner() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     add_game(&mut store, "g");
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&path), 0o600);
@@ -1116,9 +1108,7 @@ fn blank_message_id_counts_as_missing() {
 
 #[test]
 fn the_same_file_on_many_mails_is_stored_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let picture = vec![7u8; 50_000];
     let ids = store
         .transaction(|tx| {
@@ -1165,9 +1155,7 @@ fn the_same_file_on_many_mails_is_stored_once() {
 
 #[test]
 fn version_three_attachments_are_carried_over() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     let id = store.transaction(|tx| queue(tx, "old", t(0))).unwrap();
     drop(store);
     // The file as version 3 left it: bytes in each attachment row.
@@ -1205,9 +1193,7 @@ fn version_three_attachments_are_carried_over() {
 
 #[test]
 fn grouped_syncs_leave_commits_in_the_files_and_a_reader_sees_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = db_path(&dir);
-    let mut store = Store::open(&path).unwrap();
+    let (_dir, path, mut store) = temp_store();
     assert!(!store.syncs_grouped());
     store.group_syncs().unwrap();
     assert!(store.syncs_grouped());
