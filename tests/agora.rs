@@ -451,6 +451,12 @@ fn the_draw_clock_fires_after_three_years_without_a_change() {
         clock.declare(t("2026-08-01T00:00:00Z")),
         Err(DrawError::TooSoon(1902, 1905))
     );
+    // At the start no centre has changed hands: the refusal claims no change.
+    assert_eq!(
+        DrawError::TooSoon(1900, 1903).to_string(),
+        "a draw may be declared after the Fall of 1903, when three game-years have passed \
+         with no centre changing hands after 1900"
+    );
     assert!(
         clock.after_fall(1905, &moved),
         "the GM is told the first time"

@@ -31,7 +31,10 @@ pub struct DrawClock {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DrawError {
-    #[error("a centre changed hands in {0}: a draw may be declared after the Fall of {1}")]
+    #[error(
+        "a draw may be declared after the Fall of {1}, when three game-years have passed \
+         with no centre changing hands after {0}"
+    )]
     TooSoon(u16, u16),
     #[error("a draw is already declared")]
     AlreadyDeclared,
