@@ -2,7 +2,8 @@
 //! canonical form of any order reads back as the same order.
 
 use legate::grammar::{
-    ConvoyRoute, Entry, ParsedOrder, canonical_parsed, entry_canonical, parse_body, parse_line, parse_order,
+    ConvoyRoute, Entry, ParsedOrder, canonical_parsed, entry_canonical, parse_body, parse_line,
+    parse_order,
 };
 use legate::map::{Location, Map, Power, Province, Terrain, UnitKind};
 use legate::orders::{Order, UnitSpec};
@@ -296,4 +297,32 @@ proptest! {
         let back = parse_order(map(), &text);
         prop_assert_eq!(back, Ok(parsed), "{}", text);
     }
+}
+
+/// Inputs the fuzzer once failed on (`fixtures/fuzz/parse_body/`), checked as the
+/// fuzz target checks them: every order line's canonical form reads again.
+#[test]
+fn inputs_the_fuzzer_found_read_back() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/fuzz/parse_body");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).expect("fixtures/fuzz/parse_body") {
+        let path = entry.expect("entry").path();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).expect("read")).into_owned();
+        for line in &parse_body(map(), &text).lines {
+            if let (Entry::Orders(_), Some(c)) = (&line.entry, entry_canonical(map(), &line.entry))
+            {
+                let again = parse_line(map(), &c, line.phase);
+                assert!(
+                    again
+                        .iter()
+                        .all(|l| !matches!(l.entry, Entry::Error { .. })),
+                    "{}: canonical {c:?} of {:?} does not read",
+                    path.display(),
+                    line.text
+                );
+            }
+        }
+        n += 1;
+    }
+    assert!(n > 0, "no inputs in {dir}");
 }

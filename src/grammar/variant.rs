@@ -147,6 +147,15 @@ fn quoted(cur: &mut Cursor) -> Result<String, GrammarError> {
                     "a name in quotes",
                 ));
             }
+            // A name goes into reports and subjects: no line breaks or other controls.
+            if s.chars().any(char::is_control) {
+                return Err(GrammarError::new(
+                    ErrorKind::Expected,
+                    Some(t.col as usize),
+                    &s.escape_debug().to_string(),
+                    "a name of printable characters",
+                ));
+            }
             Ok(s)
         }
         _ => Err(cur.expected("a name in quotes")),
