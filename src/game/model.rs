@@ -98,6 +98,24 @@ pub struct Member {
     pub abandoned: bool,
 }
 
+impl Member {
+    /// A newcomer in `role` with nothing chosen yet.
+    pub fn new(address: &str, role: Role, password_hash: String) -> Member {
+        Member {
+            address: address.to_string(),
+            role,
+            power: None,
+            password_hash,
+            preferences: Vec::new(),
+            wait: false,
+            draw: None,
+            concede: None,
+            absences: Vec::new(),
+            abandoned: false,
+        }
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -199,9 +199,11 @@ impl Session<'_, '_, '_> {
                         )
                     }
                     Some(hash) => {
-                        g.state
-                            .members
-                            .push(super::member_with_hash(address, Role::Master, hash));
+                        g.state.members.push(crate::game::model::Member::new(
+                            address,
+                            Role::Master,
+                            hash,
+                        ));
                         self.ok(
                             text,
                             format!("{address} is now a master of {name} (same password)."),

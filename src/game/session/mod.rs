@@ -498,7 +498,10 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             return self.dispatch(line, text, &Request::Get("regulations".into()));
         }
         // `EFFECT PROPOSAL n <command>`: the command is run and logged.
-        if let AgoraCommand::Effect { proposal, text: what } = command
+        if let AgoraCommand::Effect {
+            proposal,
+            text: what,
+        } = command
             && self.agora_effect(line, text, *proposal, what)?
         {
             return Ok(());
@@ -783,22 +786,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
 }
 
 fn member(address: &str, role: Role, password: &str) -> Result<Member, EngineError> {
-    Ok(member_with_hash(address, role, hash_password(password)?))
-}
-
-fn member_with_hash(address: &str, role: Role, password_hash: String) -> Member {
-    Member {
-        address: address.to_string(),
-        role,
-        power: None,
-        password_hash,
-        preferences: Vec::new(),
-        wait: false,
-        draw: None,
-        concede: None,
-        absences: Vec::new(),
-        abandoned: false,
-    }
+    Ok(Member::new(address, role, hash_password(password)?))
 }
 
 /// A power by initial (`F`), name or adjective.

@@ -128,18 +128,7 @@ pub fn started(map: &Map, state: &mut GameState) {
 }
 
 fn player(address: &str, password: &str) -> Result<Member, EngineError> {
-    Ok(Member {
-        address: address.to_string(),
-        role: Role::Player,
-        power: None,
-        password_hash: hash_password(password)?,
-        preferences: Vec::new(),
-        wait: false,
-        draw: None,
-        concede: None,
-        absences: Vec::new(),
-        abandoned: false,
-    })
+    Ok(Member::new(address, Role::Player, hash_password(password)?))
 }
 
 /// Who may sign on as a power: its contestant, or an assistant e announced as

@@ -43,18 +43,9 @@ pub fn join(
     let hash = hash_password(password)?;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    g.state.members.push(Member {
-        address: sender.to_string(),
-        role: Role::Standby,
-        power: None,
-        password_hash: hash,
-        preferences: Vec::new(),
-        wait: false,
-        draw: None,
-        concede: None,
-        absences: Vec::new(),
-        abandoned: false,
-    });
+    g.state
+        .members
+        .push(Member::new(sender, Role::Standby, hash));
     let id = g.row.id;
     let Some(game) = g.state.gtd.as_mut() else {
         return Ok(Err(format!("{name} is not a GTD game")));
