@@ -6,7 +6,9 @@
 //!
 //! [`run_once`] does one pass of everything and returns; [`run`] keeps going, with
 //! one task reading mail and watching deadlines and one task delivering the outbox.
-//! This file is the only place that spawns tasks.
+//! This file is the only place that spawns tasks (the deadline pass also draws
+//! board pictures on a scoped thread of its own while it runs, see
+//! `game::pictures::DrawAhead`).
 
 pub mod clock;
 pub mod delivery;
