@@ -123,14 +123,21 @@ fn kw(cur: &mut Cursor, word: &str) -> Result<(), GrammarError> {
 
 /// A player: a quoted name or one word as written.
 fn player(cur: &mut Cursor) -> Result<String, GrammarError> {
-    if let Some(t) = cur.peek().filter(|t| t.kind == Kind::Quoted) {
-        let s = cur.line.raw_of(t).trim().to_string();
-        cur.bump();
-        return Ok(s);
+    if cur.is_kind(Kind::Quoted) {
+        return quoted(cur);
     }
-    cur.raw_field()
-        .map(str::to_string)
-        .ok_or_else(|| cur.expected("a player"))
+    let col = cur.peek().map(|t| t.col as usize);
+    let word = cur.raw_field().ok_or_else(|| cur.expected("a player"))?;
+    // A quote inside a bare word could never be printed back as one name.
+    if word.contains(['"', '“', '”']) {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            col,
+            word,
+            "a player's name in quotes or one word without quotes",
+        ));
+    }
+    Ok(word.to_string())
 }
 
 /// A quoted name (`"New Gaul"`).
