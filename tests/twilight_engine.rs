@@ -417,7 +417,7 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
         .nth(1)
         .expect("summary");
     assert_says(
-        &summary,
+        summary,
         &[
             "F BRE - PIC (German Map)",
             "A PAR S F BRE - PIC (French Map)",
