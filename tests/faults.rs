@@ -467,38 +467,6 @@ impl Servers {
             .status()
             .is_ok_and(|s| s.success())
     }
-
-    fn stop_dovecot(&self) {
-        let pid_file = self.dir.path().join("dovecot/run/master.pid");
-        let pid = fs::read_to_string(&pid_file).expect("pid");
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", pid.trim())])
-            .status();
-        let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
-        let until = Instant::now() + PATIENCE;
-        while TcpStream::connect(("127.0.0.1", self.base)).is_ok() {
-            assert!(Instant::now() < until, "dovecot does not stop");
-            std::thread::sleep(StdDuration::from_millis(20));
-        }
-        let _ = fs::remove_file(pid_file);
-    }
-
-    fn start_dovecot(&self) {
-        let status = Command::new("dovecot")
-            .arg("-c")
-            .arg(self.dir.path().join("dovecot.conf"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .expect("dovecot");
-        assert!(status.success());
-        let until = Instant::now() + PATIENCE;
-        while TcpStream::connect(("127.0.0.1", self.base)).is_err() {
-            assert!(Instant::now() < until, "dovecot does not start");
-            std::thread::sleep(StdDuration::from_millis(20));
-        }
-    }
 }
 
 impl Drop for Servers {
@@ -527,8 +495,12 @@ fn an_imap_connection_cut_during_a_fetch_loses_and_repeats_nothing() {
     })
     .expect("smtp");
     for i in 0..n {
+        // Padded so that the mailbox is far larger than the point of the cut.
+        let padding: String = (0..16)
+            .map(|k| format!("X-Pad-{k}: {}\r\n", "x".repeat(64)))
+            .collect();
         let bytes = format!(
-            "From: p{i}@example.test\r\nTo: {JUDGE}\r\nSubject: help\r\nMessage-ID: <cut{i}@x>\r\n\r\nHELP\r\n"
+            "From: p{i}@example.test\r\nTo: {JUDGE}\r\nSubject: help\r\nMessage-ID: <cut{i}@x>\r\n{padding}\r\nHELP\r\n"
         );
         let mail = legate::mail::RenderedMail {
             message_id: format!("cut{i}@x"),
@@ -551,12 +523,25 @@ fn an_imap_connection_cut_during_a_fetch_loses_and_repeats_nothing() {
         std::thread::sleep(StdDuration::from_millis(50));
     }
     let judge_dir = tempfile::tempdir().expect("tempdir");
+    // The first batch gets through, and the cut comes in the middle of the second.
+    let db = judge_dir.path().join("legate.db");
+    let proxy = CuttingProxy::start(servers.base, 110_000, move || {
+        rusqlite::Connection::open(&db)
+            .and_then(|c| {
+                c.query_row(
+                    "SELECT count(*) FROM inbound_mails WHERE status = 'processed'",
+                    [],
+                    |r| r.get(0),
+                )
+            })
+            .unwrap_or(0)
+    });
     let text = format!(
         "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\
          [inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap}\nsecurity = \"starttls\"\n\
          username = \"{JUDGE}\"\nmailbox = \"INBOX\"\npoll_seconds = 1\nca_file = \"{cert}\"\n\
          [outbound]\nkind = \"maildir\"\npath = \"out\"\n",
-        imap = servers.base,
+        imap = proxy.port,
         cert = servers.dir.path().join("cert.pem").display()
     );
     let mut judge = Judge::in_dir(judge_dir, "");
@@ -565,30 +550,102 @@ fn an_imap_connection_cut_during_a_fetch_loses_and_repeats_nothing() {
         legate::config::Config::parse(&text, Some(judge.dir.path()), |_| Some("pw".into()))
             .expect("config");
     let mut daemon = Daemon::start(&judge.path("legate.toml"), judge.path("daemon.log"));
-    // Cut the server away once the judge is part-way through the mailbox.
-    wait_until("the judge starts reading", &daemon, || {
-        answered(&judge) >= 5
+    wait_until("the first connection is cut", &daemon, || {
+        proxy.cut_at().is_some()
     });
-    servers.stop_dovecot();
-    let cut_at = answered(&judge);
-    std::thread::sleep(StdDuration::from_secs(2));
+    let cut_at = proxy.cut_at().expect("cut");
     daemon.assert_running();
-    servers.start_dovecot();
     wait_until("every mail answered after the cut", &daemon, || {
         answered(&judge) == n as i64
     });
+    wait_until("every answer sent", &daemon, || judge.sent().len() >= n);
     std::thread::sleep(StdDuration::from_secs(2));
     daemon.assert_running();
     let log = daemon.log();
     drop(daemon);
-    assert!(cut_at < n as i64, "the cut came after the last mail");
     assert!(
-        log.contains("reading mail failed") || log.contains("failed"),
-        "{log}"
+        cut_at > 0 && cut_at < n as i64,
+        "the cut came part-way through the mailbox: {cut_at}"
     );
+    assert!(log.contains("reading mail failed"), "{log}");
     each_answered_once(&judge, n as i64);
     let sent = judge.sent();
     assert_eq!(sent.len(), n, "one answer per mail");
     assert!(by_message_id(&sent).values().all(|c| *c == 1));
     println!("cut after {cut_at} of {n} mails");
+}
+
+/// A TCP relay to the IMAP server that cuts its first connection once the server has
+/// sent `after` bytes through it, in the middle of a fetch; later connections pass.
+struct CuttingProxy {
+    port: u16,
+    cut_at: Arc<Mutex<Option<i64>>>,
+}
+
+/// When to cut, and how to record how far the judge got at that moment.
+struct Cut {
+    after: usize,
+    answered: Box<dyn FnOnce() -> i64 + Send>,
+    recorded: Arc<Mutex<Option<i64>>>,
+}
+
+impl CuttingProxy {
+    fn start(
+        target: u16,
+        after: usize,
+        answered: impl FnOnce() -> i64 + Send + 'static,
+    ) -> CuttingProxy {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).expect("proxy port");
+        let port = listener.local_addr().expect("proxy address").port();
+        let cut_at = Arc::new(Mutex::new(None));
+        let mut cut = Some(Cut {
+            after,
+            answered: Box::new(answered),
+            recorded: Arc::clone(&cut_at),
+        });
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                if let Ok(server) = TcpStream::connect(("127.0.0.1", target)) {
+                    relay(client, server, cut.take());
+                }
+            }
+        });
+        CuttingProxy { port, cut_at }
+    }
+
+    fn cut_at(&self) -> Option<i64> {
+        *self.cut_at.lock().expect("proxy state")
+    }
+}
+
+/// Copies both ways on two threads; with a cut, shuts both sockets down once the
+/// server has sent that many bytes.
+fn relay(client: TcpStream, server: TcpStream, cut: Option<Cut>) {
+    let mut up_from = client.try_clone().expect("clone");
+    let mut up_to = server.try_clone().expect("clone");
+    std::thread::spawn(move || {
+        let _ = std::io::copy(&mut up_from, &mut up_to);
+        let _ = up_to.shutdown(std::net::Shutdown::Write);
+    });
+    std::thread::spawn(move || {
+        let (mut from, mut to) = (server, client);
+        let mut room = cut.as_ref().map_or(usize::MAX, |c| c.after);
+        let mut buf = [0u8; 4096];
+        while let Ok(read @ 1..) = from.read(&mut buf) {
+            let pass = read.min(room);
+            if to.write_all(&buf[..pass]).is_err() {
+                break;
+            }
+            room -= pass;
+            if room == 0 {
+                let _ = to.shutdown(std::net::Shutdown::Both);
+                let _ = from.shutdown(std::net::Shutdown::Both);
+                if let Some(cut) = cut {
+                    *cut.recorded.lock().expect("proxy state") = Some((cut.answered)());
+                }
+                return;
+            }
+        }
+        let _ = to.shutdown(std::net::Shutdown::Write);
+    });
 }

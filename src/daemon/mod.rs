@@ -101,7 +101,7 @@ pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport,
     let mut inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
     let outbound = Outbound::from_config(&config.outbound)?;
     let mut report = PassReport::default();
-    match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
+    match read_all(&mut inbound, &mut engine, &parts.intake, now, || ()).await {
         Ok(r) => report.intake = r,
         Err((r, e)) => {
             report.intake = r;
@@ -113,12 +113,14 @@ pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport,
     Ok(report)
 }
 
-/// Reads batches until one brings nothing new to handle.
+/// Reads batches until one brings nothing new to handle, calling `batch_done` after
+/// each batch that queued answers, so that they need not wait for a long mailbox.
 async fn read_all(
     inbound: &mut Inbound,
     engine: &mut Engine,
     settings: &IntakeSettings,
     now: DateTime<Utc>,
+    mut batch_done: impl FnMut(),
 ) -> Result<IntakeReport, (IntakeReport, InboundError)> {
     let mut total = IntakeReport::default();
     loop {
@@ -129,6 +131,7 @@ async fn read_all(
                 if handled == 0 {
                     return Ok(total);
                 }
+                batch_done();
             }
             Err(e) => return Err((total, e)),
         }
@@ -187,7 +190,7 @@ async fn reader_loop(
     loop {
         let now = Utc::now();
         let (unavailable, deferred) =
-            match read_all(&mut inbound, &mut engine, &parts.intake, now).await {
+            match read_all(&mut inbound, &mut engine, &parts.intake, now, || ()).await {
                 Ok(r) => (None, r.deferred),
                 Err((r, e)) => {
                     tracing::warn!(error = %e, "reading mail failed; will retry");
