@@ -205,17 +205,15 @@ fn apply_stored(
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
     let sender = envelope.and_then(|e| e.sender.clone()).unwrap_or_default();
+    let text = envelope.map(Envelope::text).unwrap_or_default();
     let result = engine.apply_guarded(
         &sender,
         id,
         now,
         |tx| {
-            Ok(match guard(tx, settings, id, envelope, now)? {
+            Ok(match guard(tx, settings, id, envelope, &text, now)? {
                 Some(settled) => Err(settled),
-                None => match envelope {
-                    Some(env) => Ok(env.text_lines().join("\n")),
-                    None => Err(Outcome::Unreadable),
-                },
+                None => Ok(text.clone()),
             })
         },
         |tx, applied| tell_from_address(tx, settings, envelope, applied, now),
@@ -325,6 +323,7 @@ fn guard(
     settings: &IntakeSettings,
     id: InboundId,
     envelope: Option<&Envelope>,
+    text: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<Outcome>, StoreError> {
     if tx.inbound_status(id)? != InboundStatus::Pending {
@@ -371,11 +370,7 @@ fn guard(
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too large", now)?;
         return Ok(Some(Outcome::Oversize));
     }
-    let written = env
-        .text_lines()
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .count();
+    let written = text.lines().filter(|l| !l.trim().is_empty()).count();
     if written > MAX_LINES {
         tracing::warn!(%sender, lines = written, "too many lines; not read");
         let body = format!(

@@ -49,16 +49,19 @@ impl Envelope {
         self.no_reply.is_some()
     }
 
-    /// The lines the judge reads: the body, then each attached map file (a
+    /// The text the judge reads, lines joined by `\n`: the body, then each attached map file (a
     /// plain-text attachment holding a `MAP` line: a Twilight Zone map is awkward
     /// to type in some mail clients). Other attachments are not read.
-    pub fn text_lines(&self) -> Vec<String> {
-        let mut lines = self.body_lines.clone();
-        for text in self.attachments.iter().filter_map(Attachment::map_text) {
-            lines.push(String::new());
-            lines.extend(text.lines().map(str::to_string));
+    pub fn text(&self) -> String {
+        let mut text = self.body_lines.join("\n");
+        for file in self.attachments.iter().filter_map(Attachment::map_text) {
+            text.push('\n');
+            for line in file.lines() {
+                text.push('\n');
+                text.push_str(line);
+            }
         }
-        lines
+        text
     }
 }
 
@@ -298,10 +301,7 @@ mod tests {
              --b--\r\n";
         let env = ingest(raw.as_bytes(), &opts()).expect("parses");
         assert_eq!(env.body_lines, vec!["SIGNON ?tz pw"]);
-        assert_eq!(
-            env.text_lines(),
-            vec!["SIGNON ?tz pw", "", "MAP", "lon nth", "ENDMAP"]
-        );
+        assert_eq!(env.text(), "SIGNON ?tz pw\n\nMAP\nlon nth\nENDMAP");
     }
 
     #[test]
