@@ -6,7 +6,6 @@
 //! only its ends touch the two coasts. A fleet off every such chain is not needed by
 //! any convoy (DATC 6.G.19, 6.F.12).
 
-use super::bits;
 use crate::map::{Location, Map, Province, ProvinceSet};
 
 /// Provinces a fleet could reach from province `p`, over any of its coasts.
@@ -27,7 +26,7 @@ pub(crate) fn flood(map: &Map, start: ProvinceSet, allowed: ProvinceSet) -> Prov
     let mut frontier = reached;
     while !frontier.is_empty() {
         let mut next = ProvinceSet::EMPTY;
-        for s in bits::each(frontier) {
+        for s in frontier.iter() {
             next.0 |= fleet_touching(map, s).0;
         }
         next.0 &= allowed.0 & !reached.0;

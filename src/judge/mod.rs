@@ -6,7 +6,6 @@
 
 mod adjustment;
 mod allegiance;
-mod bits;
 mod geometry;
 mod maps;
 mod movement;

@@ -1,7 +1,7 @@
 //! From one phase to the next: phases where nothing can happen are skipped, and
 //! supply centers change hands when the Fall turns are over.
 
-use super::{Position, Rules, bits, retreat};
+use super::{Position, Rules, retreat};
 use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind, Season};
 
@@ -54,12 +54,12 @@ const MAX_POWERS: usize = 32;
 impl Room {
     pub fn of(map: &Map, position: &Position) -> Room {
         let mut counts = [(0i32, 0u32); MAX_POWERS];
-        // One more counter for unowned provinces and powers beyond `MAX_POWERS`:
-        // the loop then neither branches nor checks bounds.
+        // One more counter for powers beyond `MAX_POWERS`: no bounds check.
         let mut centers = [0i32; MAX_POWERS + 1];
-        let n = map.province_count().min(position.owners.len());
-        for owner in &position.owners[..n] {
-            centers[owner.map_or(MAX_POWERS, |o| (o.0 as usize).min(MAX_POWERS))] += 1;
+        for p in map.supply_centers().iter() {
+            if let Some(Some(o)) = position.owners.get(p.0 as usize) {
+                centers[(o.0 as usize).min(MAX_POWERS)] += 1;
+            }
         }
         for (c, &k) in counts.iter_mut().zip(&centers) {
             c.0 = k;
@@ -79,7 +79,7 @@ impl Room {
             let power = Some(Power(k as u8));
             let empty = ProvinceSet(home.0 & on_board.0 & !occupied.0);
             let mut free = 0;
-            for p in bits::each(empty) {
+            for p in empty.iter() {
                 free += u32::from(position.owner(p) == power);
             }
             counts[k].1 = free;

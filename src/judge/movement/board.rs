@@ -2,7 +2,6 @@
 //! will carry out, after legality checks, order choice and matching.
 
 use super::legality::{self, Act, Checked};
-use crate::judge::bits;
 use crate::judge::geometry;
 use crate::judge::maps::{OrderMaps, pick};
 use crate::judge::{AdjacentConvoy, Allegiance, MultipleOrders, Position, Reason, Rules, Unit};
@@ -89,7 +88,7 @@ impl Board {
     /// province that held a unit, or is the movers into a move's destination, so
     /// only those are reset: far cheaper than zeroing the whole board each phase.
     pub fn clear(&mut self) {
-        for p in bits::each(self.occupied) {
+        for p in self.occupied.iter() {
             let i = p.0 as usize;
             let to = self.slots[i].to.province.0 as usize;
             if let Some(m) = self.movers_into.get_mut(to) {
@@ -131,7 +130,7 @@ impl Board {
                 }
             }
         }
-        for p in bits::each(board.occupied) {
+        for p in board.occupied.iter() {
             board.list[board.count] = p;
             board.count += 1;
         }
@@ -145,7 +144,7 @@ impl Board {
 
     #[inline]
     pub fn unit(&self, p: Province) -> Option<Unit> {
-        self.slots.get(p.0 as usize).and_then(|s| s.unit)
+        self.slots[p.0 as usize].unit
     }
 
     #[inline]

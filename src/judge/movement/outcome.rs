@@ -3,7 +3,6 @@
 use super::board::{MAX, NO_ORDER, SPAN, Status};
 use super::legality::Act;
 use super::resolver::Resolver;
-use crate::judge::bits;
 use crate::judge::{
     AdjacentConvoy, Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition,
 };
@@ -114,7 +113,7 @@ pub(crate) fn build(
     }
     // Provinces left empty where a move bounced: a standoff, closed to retreats.
     // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
-    for p in bits::each(bounced) {
+    for p in bounced.iter() {
         let q = board.slot(p).to.province;
         if !filled.contains(q) && r.prevent_strength(p) > 0 {
             after.contested.insert(q);
@@ -181,7 +180,7 @@ fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
     if defence >= attack {
         return bounced(q, defence);
     }
-    for m in bits::each(r.board.movers_into[q.0 as usize]) {
+    for m in r.board.movers_into[q.0 as usize].iter() {
         if m != p {
             let prevent = r.prevent_strength(m);
             if prevent >= attack {

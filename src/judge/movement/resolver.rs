@@ -6,7 +6,6 @@
 
 use super::board::{Board, MAX, SPAN};
 use super::legality::Act;
-use crate::judge::bits;
 use crate::judge::{Allegiance, ConvoyParadox, DislodgedBounce, MultiRoute, Rules};
 use crate::map::{Map, Province, ProvinceSet};
 
@@ -236,7 +235,7 @@ impl<'a> Resolver<'a> {
         if attack <= opposing {
             return false;
         }
-        for r in bits::each(self.board.movers_into[q.0 as usize]) {
+        for r in self.board.movers_into[q.0 as usize].iter() {
             if r != p && attack <= self.prevent_strength(r) {
                 return false;
             }
@@ -293,7 +292,7 @@ impl<'a> Resolver<'a> {
     fn supports(&mut self, p: Province, exclude_owner_of: Option<Province>) -> u8 {
         let mut n = 1;
         let defender = exclude_owner_of.and_then(|q| self.board.unit(q));
-        for s in bits::each(self.board.supporters[p.0 as usize]) {
+        for s in self.board.supporters[p.0 as usize].iter() {
             if let (Some(d), Some(u)) = (defender, self.board.unit(s))
                 && self.allegiance.same_owner(&u, &d)
             {
@@ -378,7 +377,7 @@ impl<'a> Resolver<'a> {
             Act::SupportMove => Some(slot.to.province),
             _ => None,
         };
-        for r in bits::each(self.board.movers_into[s.0 as usize]) {
+        for r in self.board.movers_into[s.0 as usize].iter() {
             let Some(attacker) = self.board.unit(r) else {
                 continue;
             };
@@ -396,7 +395,7 @@ impl<'a> Resolver<'a> {
                 return Some(r);
             }
         }
-        for r in bits::each(self.board.movers_into[s.0 as usize]) {
+        for r in self.board.movers_into[s.0 as usize].iter() {
             if self.exempt_1971(r, &slot) {
                 continue;
             }
@@ -421,7 +420,7 @@ impl<'a> Resolver<'a> {
     /// The fleet is not dislodged. Per DATC 5.D the attackers are adjudicated, not
     /// resolved, so that every paradox forms one clean cycle.
     fn adjudicate_convoy(&mut self, f: Province) -> bool {
-        for r in bits::each(self.board.movers_into[f.0 as usize]) {
+        for r in self.board.movers_into[f.0 as usize].iter() {
             if self.adjudicate_move(r) {
                 return false;
             }
