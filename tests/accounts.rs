@@ -7,13 +7,6 @@ mod engine_common;
 use chrono::Duration;
 use engine_common::*;
 
-fn mail(table: &mut Table, from: &str, body: &str) -> legate::game::Applied {
-    table
-        .engine
-        .apply_text(from, body, None, table.now)
-        .expect("apply")
-}
-
 fn events(table: &mut Table, kind: &str) -> Vec<legate::store::Event> {
     let game = table.game.clone();
     table
@@ -47,7 +40,7 @@ fn a_password_is_never_echoed_even_when_its_line_cannot_be_read() {
         "REGISTER\nname: France Player\npassword: s3cretI\nEND\n",
     ];
     for body in cases {
-        let a = mail(&mut table, &fr, body);
+        let a = table.mail(&fr, body);
         for secret in [
             "s3cretA", "s3cretB", "s3cretC", "s3cretD", "s3cretE", "s3cretF", "s3cretG", "s3cretH",
             "s3cretI",
@@ -71,8 +64,7 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
     let fr = address("France");
     // A refused sign-on on line 1, an unreadable one on line 3: the order on
     // line 4 is refused because of line 3.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &fr,
         "SIGNON Flines nope\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
     );
@@ -89,8 +81,7 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
     );
     // After a good sign-on, an unreadable one ends it: the order after it is not
     // applied for the first.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &fr,
         "SIGNON Flines pw-france\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
     );
@@ -116,8 +107,7 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
     let mut table = Table::started("vault", t("2026-02-02T10:00:00Z"));
     let limit = legate::game::session::GUESS_LIMIT;
     for i in 0..limit {
-        let a = mail(
-            &mut table,
+        let a = table.mail(
             &format!("guesser{i}@elsewhere.test"),
             &format!("SIGNON Fvault guess{i}\nA Par-Bur\n"),
         );
@@ -137,8 +127,7 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
     assert_eq!(to_master(&mut table), 1, "the master hears of it");
 
     // Even the right password, from yet another address, is now refused unread.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         "another@elsewhere.test",
         "SIGNON Fvault pw-france\nA Par-Bur\n",
     );
@@ -150,26 +139,21 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
     assert!(!a.reply_body.contains("Accepted"), "{}", a.reply_body);
     assert_eq!(events(&mut table, "password.locked_out").len(), 1);
     // The seat's own address still signs on, and other seats from their own.
-    let a = mail(
-        &mut table,
-        &address("France"),
-        "SIGNON Fvault pw-france\nA Par-Bur\n",
-    );
+    let a = table.mail(&address("France"), "SIGNON Fvault pw-france\nA Par-Bur\n");
     assert!(
         a.reply_body.contains("Accepted: A PAR - BUR"),
         "{}",
         a.reply_body
     );
     // More wrong passwords: logged, the master is not told again.
-    let a = mail(&mut table, &address("Italy"), "SIGNON Ivault wrong\n");
+    let a = table.mail(&address("Italy"), "SIGNON Ivault wrong\n");
     assert!(a.reply_body.contains("wrong password"), "{}", a.reply_body);
     assert_eq!(events(&mut table, "password.refused").len(), limit + 1);
     assert_eq!(to_master(&mut table), 1, "told once");
 
     // An hour after the first guesses the window has moved on.
     table.advance(Duration::minutes(60));
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         "another@elsewhere.test",
         "SIGNON Fvault pw-france\nA Par-Bur\n",
     );

@@ -948,6 +948,11 @@ fn a_convoyed_move_names_its_path_and_only_the_named_fleets_carry_it() {
         report.contains("Army London -> Belgium via convoy.  (*no convoy*)"),
         "{report}"
     );
+    let why = report.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        why.contains("Army London named its convoy path, and this fleet is not on it"),
+        "{report}"
+    );
     // Named through the Channel, the same convoy carries it.
     let a = tour.as_contestant(n, "A Lon - Eng - Bel\nF Eng C A Lon - Bel\nF Nth H\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);

@@ -925,18 +925,6 @@ async fn a_grand_tournament_game_by_mail() {
 }
 
 /// Waits for a mail to `user` whose subject contains `part`; returns its text.
-async fn masters_mail_text(stack: &Stack, user: &str, part: &str) -> String {
-    let until = Instant::now() + PATIENCE;
-    loop {
-        let mails = mailbox(stack, user).await;
-        if let Some(m) = mails.iter().find(|m| subject_of(m).contains(part)) {
-            return text_of(m);
-        }
-        assert!(Instant::now() < until, "no mail {part:?} for {user}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_masters_rules_game_by_mail() {
     let stack = Stack::start();
@@ -960,7 +948,7 @@ async fn a_masters_rules_game_by_mail() {
     )
     .await;
     legate_once(&config, t0);
-    let created = masters_mail_text(&stack, MASTER, "LEGT:masters").await;
+    let created = mail_text(&stack, MASTER, "LEGT:masters", "").await;
     assert!(created.contains("MR1 Minor Powers"), "{created}");
 
     let joins: Vec<PlayerMail> = POWERS
@@ -979,7 +967,7 @@ async fn a_masters_rules_game_by_mail() {
     let out = legate_once(&config, minutes(5));
     assert!(out.contains("applied 7"), "{out}");
     for (_, address) in POWERS {
-        masters_mail_text(&stack, address, "Game starting").await;
+        mail_text(&stack, address, "Game starting", "").await;
     }
 
     // Spring 1901, then the master processes.
@@ -1017,7 +1005,7 @@ async fn a_masters_rules_game_by_mail() {
     };
     send_all(&stack, &[process("mr-p1@example.test")]).await;
     legate_once(&config, minutes(15));
-    masters_mail_text(&stack, MASTER, "S1901M results").await;
+    mail_text(&stack, MASTER, "S1901M results", "").await;
 
     // Fall 1901: the rule text's example, written as the text writes it.
     let fall = [
@@ -1051,12 +1039,12 @@ async fn a_masters_rules_game_by_mail() {
     ];
     send_all(&stack, &fall).await;
     legate_once(&config, minutes(20));
-    let france = masters_mail_text(&stack, POWERS[2].1, "F1901M orders").await;
+    let france = mail_text(&stack, POWERS[2].1, "F1901M orders", "").await;
     assert!(france.contains("variable control"), "{france}");
     assert!(!france.contains("Error"), "{france}");
     send_all(&stack, &[process("mr-p2@example.test")]).await;
     legate_once(&config, minutes(25));
-    let results = masters_mail_text(&stack, POWERS[4].1, "F1901M results").await;
+    let results = mail_text(&stack, POWERS[4].1, "F1901M results", "").await;
     assert!(
         results.contains("Portugal: A POR S A SPA (3: Germany 1, Italy 2) - carried out"),
         "{results}"
@@ -1085,7 +1073,7 @@ async fn a_masters_rules_game_by_mail() {
     legate_once(&config, minutes(30));
     send_all(&stack, &[process("mr-p3@example.test")]).await;
     legate_once(&config, minutes(35));
-    let results = masters_mail_text(&stack, MASTER, "W1901A results").await;
+    let results = mail_text(&stack, MASTER, "W1901A results", "").await;
     assert!(
         results.contains("Voluntary disbands: England REMOVE A LVP"),
         "{results}"
@@ -1095,7 +1083,9 @@ async fn a_masters_rules_game_by_mail() {
 
 /// Waits for mails to `user` until one whose subject has `subject` and whose
 /// text has `part`; returns that text.
-async fn agora_mail(stack: &Stack, user: &str, subject: &str, part: &str) -> String {
+/// The text of the first mail to `user` whose subject holds `subject` and whose
+/// text holds `part`, waiting for it to arrive.
+async fn mail_text(stack: &Stack, user: &str, subject: &str, part: &str) -> String {
     let until = Instant::now() + PATIENCE;
     loop {
         let mails = mailbox(stack, user).await;
@@ -1141,7 +1131,7 @@ async fn an_agora_tournament_by_mail() {
     send_all(&stack, &mails).await;
     let pass = run_once(&config, t0).await.expect("pass");
     assert_eq!(pass.intake.applied, 5, "{pass:?}");
-    agora_mail(
+    mail_text(
         &stack,
         &contestants[0],
         "Tournament",
@@ -1152,8 +1142,8 @@ async fn an_agora_tournament_by_mail() {
     // Entry closes after seven days: the judge's clock begins play by itself.
     let begin = t0 + chrono::Duration::days(8);
     run_once(&config, begin).await.expect("pass");
-    agora_mail(&stack, &contestants[0], "Tournament", "Entry closed at").await;
-    let start = agora_mail(&stack, &contestants[0], "Game starting", "Powers:").await;
+    mail_text(&stack, &contestants[0], "Tournament", "Entry closed at").await;
+    let start = mail_text(&stack, &contestants[0], "Game starting", "Powers:").await;
     let power_of = |c: &str| {
         start
             .lines()
@@ -1192,7 +1182,7 @@ async fn an_agora_tournament_by_mail() {
     run_once(&config, begin + chrono::Duration::minutes(5))
         .await
         .expect("pass");
-    agora_mail(
+    mail_text(
         &stack,
         &contestants[3],
         "Tournament",
@@ -1217,7 +1207,7 @@ async fn an_agora_tournament_by_mail() {
         .await
         .expect("pass");
     assert_eq!(pass.intake.applied, 3, "{pass:?}");
-    let enacted = agora_mail(
+    let enacted = mail_text(
         &stack,
         &contestants[0],
         "Tournament",
@@ -1229,7 +1219,7 @@ async fn an_agora_tournament_by_mail() {
         "{enacted}"
     );
     votes_stay_private(&stack, &contestants).await;
-    let reply = agora_mail(
+    let reply = mail_text(
         &stack,
         &contestants[1],
         "",
@@ -1241,7 +1231,7 @@ async fn an_agora_tournament_by_mail() {
     // The turn is processed at 12:00 UTC on the second day after the start.
     let deadline = t("2027-03-11T12:00:00Z");
     run_once(&config, deadline).await.expect("pass");
-    let results = agora_mail(&stack, &contestants[2], "S1901M results", "").await;
+    let results = mail_text(&stack, &contestants[2], "S1901M results", "").await;
     assert!(results.contains(canonical), "{results}");
     assert!(results.contains("F1901M"), "{results}");
 
@@ -1260,7 +1250,7 @@ async fn an_agora_tournament_by_mail() {
     run_once(&config, deadline + chrono::Duration::minutes(5))
         .await
         .expect("pass");
-    agora_mail(
+    mail_text(
         &stack,
         MASTER,
         "",
@@ -1289,14 +1279,14 @@ async fn an_agora_tournament_by_mail() {
         t("2027-03-21T12:00:00Z"),
         "Fall 1903 closes on its day"
     );
-    agora_mail(
+    mail_text(
         &stack,
         MASTER,
         "Tournament",
         "No centre has changed hands in three game-years: you may declare a draw (section 9).",
     )
     .await;
-    let fall = agora_mail(&stack, &contestants[1], "F1903M results", "").await;
+    let fall = mail_text(&stack, &contestants[1], "F1903M results", "").await;
     assert!(fall.contains("the Gamemaster may declare a draw"), "{fall}");
 
     // The Gamemaster declares the draw by mail, with two days' notice.
@@ -1313,7 +1303,7 @@ async fn an_agora_tournament_by_mail() {
     let declared = now + chrono::Duration::minutes(5);
     let pass = run_once(&config, declared).await.expect("pass");
     assert_eq!(pass.intake.applied, 1, "{pass:?}");
-    agora_mail(
+    mail_text(
         &stack,
         MASTER,
         "",
@@ -1322,7 +1312,7 @@ async fn an_agora_tournament_by_mail() {
     .await;
     let takes_effect = declared + chrono::Duration::days(2);
     for c in &contestants {
-        agora_mail(
+        mail_text(
             &stack,
             c,
             "Tournament",
@@ -1342,8 +1332,8 @@ async fn an_agora_tournament_by_mail() {
     // The notice runs: every contestant wins, and everyone hears it.
     run_once(&config, takes_effect).await.expect("pass");
     for c in &contestants {
-        let end = agora_mail(&stack, c, "Tournament", "The game is drawn (section 9).").await;
-        let winners = agora_mail(
+        let end = mail_text(&stack, c, "Tournament", "The game is drawn (section 9).").await;
+        let winners = mail_text(
             &stack,
             c,
             "Tournament",
@@ -1354,7 +1344,7 @@ async fn an_agora_tournament_by_mail() {
             assert!(winners.contains(w.as_str()), "{w} not among {winners}");
         }
         assert!(!end.contains("no longer a contestant"), "{end}");
-        agora_mail(&stack, c, "", "The game is drawn between").await;
+        mail_text(&stack, c, "", "The game is drawn between").await;
     }
 
     // The game is over: LIST says so, and so does the store.
@@ -1371,7 +1361,7 @@ async fn an_agora_tournament_by_mail() {
     run_once(&config, takes_effect + chrono::Duration::minutes(5))
         .await
         .expect("pass");
-    let list = agora_mail(&stack, &contestants[3], "", "Outcome: Draw").await;
+    let list = mail_text(&stack, &contestants[3], "", "Outcome: Draw").await;
     assert!(list.contains("Finished"), "{list}");
     for c in &contestants {
         let power = power_of(c);
@@ -1524,8 +1514,8 @@ async fn a_twilight_zone_game_by_mail() {
     assert!(out.contains("applied 7"), "{out}");
     for (initial, _) in &maps {
         let who = address(initial);
-        masters_mail_text(&stack, who, "Game starting").await;
-        let picture = masters_mail_text(&stack, who, "your Twilight Zone map").await;
+        mail_text(&stack, who, "Game starting", "").await;
+        let picture = mail_text(&stack, who, "your Twilight Zone map", "").await;
         assert!(picture.contains("Only you receive it"), "{picture}");
     }
     // The picture came as files, and only to its designer.
@@ -1544,7 +1534,7 @@ async fn a_twilight_zone_game_by_mail() {
         .filter(|m| subject_of(m).contains("your Twilight Zone map"))
         .count();
     assert_eq!(pictures, 1);
-    let started = masters_mail_text(&stack, address("R"), "Game starting").await;
+    let started = mail_text(&stack, address("R"), "Game starting", "").await;
     assert!(started.contains("BUILD A Par"), "{started}");
 
     // Rule 3: the placement. All in: played at once.
@@ -1570,7 +1560,7 @@ async fn a_twilight_zone_game_by_mail() {
         .collect();
     send_all(&stack, &builds).await;
     legate_once(&config, minutes(10));
-    let placed = masters_mail_text(&stack, address("G"), "W1900A results").await;
+    let placed = mail_text(&stack, address("G"), "W1900A results", "").await;
     assert!(placed.contains("Spring of 1901 BC"), "{placed}");
 
     // Spring 1901 BC: Constantinople and Edinburgh both reach the Mid-Atlantic,
@@ -1616,7 +1606,7 @@ async fn a_twilight_zone_game_by_mail() {
     )
     .await;
     legate_once(&config, minutes(20));
-    let results = masters_mail_text(&stack, address("R"), "S1901M results").await;
+    let results = mail_text(&stack, address("R"), "S1901M results", "").await;
     assert!(results.contains("Spring of 1901 BC"), "{results}");
     assert!(results.contains("Fall of 1901 BC"), "{results}");
     assert!(

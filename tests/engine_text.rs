@@ -495,24 +495,17 @@ fn conditional_retreat_and_build_given_with_movement_orders_apply_later() {
     assert!(s.conditional.is_empty());
 }
 
-fn mail(table: &mut Table, from: &str, body: &str) -> legate::game::Applied {
-    table
-        .engine
-        .apply_text(from, body, None, table.now)
-        .unwrap()
-}
-
 #[test]
 fn get_register_diary_set_address_predict_history_and_set_variant() {
     let mut table = Table::started("misc", t("2026-02-02T10:00:00Z"));
     let france = address("France");
 
     // GET: a help text, or the list of topics.
-    let a = mail(&mut table, &france, "GET orders\nHELP if\n");
+    let a = table.mail(&france, "GET orders\nHELP if\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(a.reply_body.contains("F Mao - Spa/nc"), "{}", a.reply_body);
     assert!(a.reply_body.contains("IF F Por"), "{}", a.reply_body);
-    let a = mail(&mut table, &france, "GET regulations\n");
+    let a = table.mail(&france, "GET regulations\n");
     assert_eq!(a.errors, 1);
     assert!(
         a.reply_body.contains("the topics are: index, orders"),
@@ -521,8 +514,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     );
 
     // REGISTER: the time zone applies to the account; a foreign e-mail is refused.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &france,
         "REGISTER\nname: Ann Smith\ne-mail: france@players.test\ntimezone: Asia/Tokyo\nEND\n",
     );
@@ -540,11 +532,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
         .unwrap()
         .time_zone;
     assert_eq!(zone, "Asia/Tokyo");
-    let a = mail(
-        &mut table,
-        &france,
-        "REGISTER\nname: Eve\nemail: ann@else.test\nEND\n",
-    );
+    let a = table.mail(&france, "REGISTER\nname: Eve\nemail: ann@else.test\nEND\n");
     assert_eq!(a.errors, 1, "{}", a.reply_body);
     assert!(
         a.reply_body
@@ -552,8 +540,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     );
 
     // DIARY: kept with the game, private, listed, read, deleted.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &france,
         "SIGNON Fmisc pw-france\nDIARY\nGermany cannot be trusted.\nENDPRESS\n\
          DIARY\nSecond thought.\nENDPRESS\nDIARY DELETE 2\nDIARY LIST\nDIARY READ 1\n",
@@ -568,8 +555,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     let s = table.state();
     assert_eq!(s.diary.len(), 1);
     assert_eq!(s.diary[0].power.as_deref(), Some("France"));
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &address("Germany"),
         "SIGNON Gmisc pw-germany\nDIARY READ 1\n",
     );
@@ -578,8 +564,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     // PREDICT (master): the would-be results, nothing stored.
     assert_eq!(table.orders("France", &["A PAR - BUR"]).errors, 0);
     let before = table.raw_state();
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         "gm@judge.test",
         "SIGNON Mmisc gm-pw\nPREDICT\nSET VARIANT chaos\n",
     );
@@ -607,11 +592,11 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
     table.advance(chrono::Duration::days(10));
     assert_eq!(table.as_master(vec![Request::Process]).errors, 0);
-    let a = mail(&mut table, &france, "HISTORY misc FROM 2026-02-05\n");
+    let a = table.mail(&france, "HISTORY misc FROM 2026-02-05\n");
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(a.reply_body.contains("Fall of 1901"), "{}", a.reply_body);
     assert!(!a.reply_body.contains("Spring of 1901"), "{}", a.reply_body);
-    let a = mail(&mut table, &france, "HISTORY misc TO 2026-02-01\n");
+    let a = table.mail(&france, "HISTORY misc TO 2026-02-01\n");
     assert!(
         a.reply_body.contains("No phase was processed"),
         "{}",
@@ -619,8 +604,7 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
     );
 
     // SET ADDRESS: the seat's mail goes elsewhere from now on.
-    let a = mail(
-        &mut table,
+    let a = table.mail(
         &france,
         "SIGNON Fmisc pw-france\nSET ADDRESS ann@new.test\n",
     );

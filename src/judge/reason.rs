@@ -81,6 +81,9 @@ pub enum Reason {
     SupportNotMatched { supported: Province },
     /// The army was not ordered to make the move the convoy says.
     ConvoyNotMatched { army: Province },
+    /// The army named the convoy path it takes (Agora section 17), and this fleet
+    /// is not on it.
+    ConvoyOffNamedPath { army: Province },
 
     // --- movement outcomes ---
     /// A move stopped by a unit whose strength was at least as great: `by` is where

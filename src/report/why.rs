@@ -127,6 +127,12 @@ impl Ctx<'_> {
             Reason::SupportNotMatched { supported } => {
                 format!("{} was not ordered to do that", self.unit_at(supported))
             }
+            Reason::ConvoyOffNamedPath { army } => {
+                format!(
+                    "{} named its convoy path, and this fleet is not on it",
+                    self.unit_at(army)
+                )
+            }
             Reason::ConvoyNotMatched { army } => {
                 format!("{} was not ordered to make that move", self.unit_at(army))
             }

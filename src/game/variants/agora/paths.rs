@@ -148,7 +148,7 @@ pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
 
 /// A movement phase adjudicated with only the named fleets carrying each
 /// army that named its paths: the other fleets' convoys of it count as holds,
-/// and are reported as written, void, "not on the route".
+/// and are reported as written, void, off the army's named path.
 pub fn adjudicate(
     map: &crate::map::Map,
     rules: &Rules,
@@ -191,7 +191,12 @@ fn restricted(
         if let Some(r) = a.resolutions.get_mut(i) {
             r.order = given[i].order;
             r.verdict = Verdict::Void;
-            r.reason = Reason::ConvoyNotOnRoute;
+            r.reason = match given[i].order {
+                Order::Convoy { army, .. } => Reason::ConvoyOffNamedPath {
+                    army: army.location.province,
+                },
+                _ => Reason::ConvoyNotOnRoute,
+            };
         }
     }
     Some(a)
