@@ -21,19 +21,11 @@ use legate::mail::outbound::SmtpOutbound;
 use mail_parser::{Message, MessageParser, MimeHeaders};
 use tokio::time::Instant;
 
-const JUDGE: &str = "judge@judge.test";
-const MASTER: &str = "gm@example.test";
+mod hardening_common;
+use hardening_common::{GM as MASTER, JUDGE, POWERS, t};
+
 const GAME: &str = "e2e";
 const PATIENCE: Duration = Duration::from_secs(20);
-const POWERS: [(&str, &str); 7] = [
-    ("A", "austria@example.test"),
-    ("E", "england@example.test"),
-    ("F", "france@example.test"),
-    ("G", "germany@example.test"),
-    ("I", "italy@example.test"),
-    ("R", "russia@example.test"),
-    ("T", "turkey@example.test"),
-];
 
 /// One Dovecot + Postfix pair and a judge folder; the servers stop when dropped.
 struct Stack {
@@ -264,12 +256,6 @@ fn wait_port(port: u16, open: bool) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn t(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s)
-        .expect("time")
-        .with_timezone(&Utc)
 }
 
 /// A mail from a player to the judge, as raw RFC 5322 text.
