@@ -86,8 +86,9 @@ impl Judge {
         mails
     }
 
+    /// Files in a folder (none before the folder exists).
     fn files_in(&self, sub: &str) -> usize {
-        fs::read_dir(self.path(sub)).expect("dir").count()
+        fs::read_dir(self.path(sub)).map(|d| d.count()).unwrap_or(0)
     }
 
     fn store(&self) -> Store {

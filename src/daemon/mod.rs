@@ -190,7 +190,11 @@ async fn reader_loop(
     loop {
         let now = Utc::now();
         let (unavailable, deferred) =
-            match read_all(&mut inbound, &mut engine, &parts.intake, now, || ()).await {
+            match read_all(&mut inbound, &mut engine, &parts.intake, now, || {
+                outbox_changed.notify_one()
+            })
+            .await
+            {
                 Ok(r) => (None, r.deferred),
                 Err((r, e)) => {
                     tracing::warn!(error = %e, "reading mail failed; will retry");
@@ -249,5 +253,48 @@ async fn sender_loop(
             () = outbox_changed.notified() => {}
             () = tokio::time::sleep(pause) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::inbound::FETCH_BATCH;
+
+    #[tokio::test]
+    async fn read_all_hands_over_after_every_batch_that_queued_answers() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = "[judge]\nname = \"LEGT\"\naddress = \"judge@judge.test\"\n\
+                    database = \"legate.db\"\n\
+                    [inbound]\nkind = \"maildir\"\npath = \"in\"\n\
+                    [outbound]\nkind = \"maildir\"\npath = \"out\"\n";
+        let config = Config::parse(text, Some(dir.path()), |_| None).expect("config");
+        for sub in ["in/new", "in/cur", "in/tmp"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+        }
+        let n = 2 * FETCH_BATCH + 5;
+        for i in 0..n {
+            let raw = format!(
+                "From: p{i}@example.test\r\nTo: judge@judge.test\r\nSubject: hi\r\n\
+                 Message-ID: <b{i}@x>\r\n\r\nHELP\r\n"
+            );
+            let file = dir.path().join(format!("in/new/{i:04}.m"));
+            std::fs::write(file, raw).expect("write");
+        }
+        let parts = Parts::of(&config);
+        let mut engine =
+            Engine::open(&config.judge.database, parts.engine.clone()).expect("engine");
+        let mut inbound =
+            Inbound::from_config(&config.inbound, config.judge.max_mail_bytes).expect("inbound");
+        let mut handed_over = 0;
+        let now = Utc::now();
+        let report = read_all(&mut inbound, &mut engine, &parts.intake, now, || {
+            handed_over += 1
+        })
+        .await
+        .expect("read");
+        assert_eq!(report.applied, n);
+        // Three batches answered (50, 50, 5); the empty fourth ends the reading.
+        assert_eq!(handed_over, 3);
     }
 }

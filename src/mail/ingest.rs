@@ -49,9 +49,9 @@ impl Envelope {
         self.no_reply.is_some()
     }
 
-    /// The text the judge reads, lines joined by `\n`: the body, then each attached map file (a
-    /// plain-text attachment holding a `MAP` line: a Twilight Zone map is awkward
-    /// to type in some mail clients). Other attachments are not read.
+    /// The text the judge reads, lines joined by `\n`: the body, then each attached
+    /// map file (a plain-text attachment holding a `MAP` line: a Twilight Zone map
+    /// is awkward to type in some mail clients). Other attachments are not read.
     pub fn text(&self) -> String {
         let mut text = self.body_lines.join("\n");
         for file in self.attachments.iter().filter_map(Attachment::map_text) {
