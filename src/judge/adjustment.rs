@@ -8,10 +8,10 @@ use super::{
 use crate::map::{Location, Map, Power, Province, ProvinceSet, Terrain, UnitKind};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 
-pub(super) fn adjudicate(
+pub(super) fn adjudicate<A: Allegiance + ?Sized>(
     map: &Map,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
@@ -22,7 +22,7 @@ pub(super) fn adjudicate(
     let mut resolutions = Vec::with_capacity(orders.len() + 4);
     // Builds (positive) or removals (negative) still to make, per power.
     let room = transition::Room::of(map, position);
-    let mut left: Vec<i32> = (0..powers).map(|i| room.get(Power(i as u8)).0).collect();
+    let mut left: Vec<i32> = (0..powers).map(|i| room.get(Power(i as u8))).collect();
     let mut removed = ProvinceSet::EMPTY;
     let mut built = ProvinceSet::EMPTY;
     for po in orders {
@@ -92,10 +92,10 @@ fn default(power: Power, order: Order, verdict: Verdict, reason: Reason) -> Reso
 }
 
 #[allow(clippy::too_many_arguments)]
-fn apply(
+fn apply<A: Allegiance + ?Sized>(
     map: &Map,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     po: &PowerOrder,
     left: &mut [i32],

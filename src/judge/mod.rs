@@ -45,10 +45,10 @@ pub struct Adjudication {
 }
 
 /// Adjudicates the phase `position.phase` with the given orders.
-pub fn adjudicate(
+pub fn adjudicate<A: Allegiance + ?Sized>(
     map: &Map,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
@@ -57,22 +57,22 @@ pub fn adjudicate(
 
 /// [`adjudicate`] where each order may name the map its reach is checked on
 /// (see [`OrderMaps`]); `map` is the game's map for everything else.
-pub fn adjudicate_on(
+pub fn adjudicate_on<A: Allegiance + ?Sized>(
     map: &Map,
     maps: &OrderMaps<'_>,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
     adjudicate_with(map, Some(maps), rules, allegiance, position, orders)
 }
 
-fn adjudicate_with(
+fn adjudicate_with<A: Allegiance + ?Sized>(
     map: &Map,
     maps: Option<&OrderMaps<'_>>,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {

@@ -75,11 +75,11 @@ fn open_provinces(map: &Map, rules: &Rules, d: &Dislodged, closed: ProvinceSet) 
         .collect()
 }
 
-pub(super) fn adjudicate(
+pub(super) fn adjudicate<A: Allegiance + ?Sized>(
     map: &Map,
     maps: Option<&OrderMaps<'_>>,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {
@@ -170,10 +170,10 @@ type Checked = (Verdict, Reason, Option<(usize, Option<Location>)>);
 
 /// One retreat-phase order: its verdict if it fails now, and otherwise the
 /// dislodged unit it is for and where it goes (`None`: disband).
-fn check(
+fn check<A: Allegiance + ?Sized>(
     map: &Map,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     po: &PowerOrder,
 ) -> Checked {

@@ -43,61 +43,58 @@ fn take_centers(map: &Map, after: &mut Position) {
     }
 }
 
-/// Per power: centers minus units, and the home centers free to build in
-/// (owned by the power and empty). One pass over the board.
+/// Per power: supply centers minus units on the board. One pass over the
+/// centers and one over the units.
 pub(crate) struct Room {
-    counts: [(i32, u32); MAX_POWERS],
+    /// One more counter for powers beyond `MAX_POWERS`: no bounds check.
+    diff: [i32; MAX_POWERS + 1],
 }
 
 const MAX_POWERS: usize = 32;
 
 impl Room {
     pub fn of(map: &Map, position: &Position) -> Room {
-        let mut counts = [(0i32, 0u32); MAX_POWERS];
-        // One more counter for powers beyond `MAX_POWERS`: no bounds check.
-        let mut centers = [0i32; MAX_POWERS + 1];
+        let mut diff = [0i32; MAX_POWERS + 1];
         for p in map.supply_centers().iter() {
             if let Some(Some(o)) = position.owners.get(p.0 as usize) {
-                centers[(o.0 as usize).min(MAX_POWERS)] += 1;
+                diff[(o.0 as usize).min(MAX_POWERS)] += 1;
             }
         }
-        for (c, &k) in counts.iter_mut().zip(&centers) {
-            c.0 = k;
-        }
-        let on_board = board_mask(map);
-        let mut occupied = ProvinceSet::EMPTY;
         for u in &position.units {
-            if on_map(map, u.province()) {
-                occupied.insert(u.province());
-            }
-            if let Some(c) = counts.get_mut(u.power.0 as usize) {
-                c.0 -= 1;
-            }
+            diff[(u.power.0 as usize).min(MAX_POWERS)] -= 1;
         }
-        // Only the few empty home centers need their owner looked up.
-        for (k, home) in position.homes.iter().enumerate().take(MAX_POWERS) {
-            let power = Some(Power(k as u8));
-            let empty = ProvinceSet(home.0 & on_board.0 & !occupied.0);
-            let mut free = 0;
-            for p in empty.iter() {
-                free += u32::from(position.owner(p) == power);
-            }
-            counts[k].1 = free;
-        }
-        Room { counts }
+        Room { diff }
     }
 
-    /// (centers minus units, free home centers) of `power`.
-    pub fn get(&self, power: Power) -> (i32, u32) {
-        self.counts.get(power.0 as usize).copied().unwrap_or((0, 0))
+    /// Centers minus units of `power`: builds due if positive, removals if negative.
+    pub fn get(&self, power: Power) -> i32 {
+        match power.0 as usize {
+            i if i < MAX_POWERS => self.diff[i],
+            _ => 0,
+        }
     }
 }
 
+/// Is there an adjustment to make: a removal, or a build with a home center
+/// free to build in? Free home centers are looked for only when builds are due.
 fn adjustment_needed(map: &Map, position: &Position) -> bool {
     let room = Room::of(map, position);
-    (0..map.powers().len()).any(|i| {
-        let (diff, free) = room.get(Power(i as u8));
-        diff < 0 || (diff > 0 && free > 0)
+    let powers = || (0..map.powers().len().min(MAX_POWERS)).map(|i| Power(i as u8));
+    if powers().any(|p| room.get(p) < 0) {
+        return true;
+    }
+    let mut growing = powers().filter(|&p| room.get(p) > 0).peekable();
+    if growing.peek().is_none() {
+        return false;
+    }
+    let mut occupied = ProvinceSet::EMPTY;
+    for u in &position.units {
+        occupied.insert(u.province());
+    }
+    let free = ProvinceSet(board_mask(map).0 & !occupied.0);
+    growing.any(|power| {
+        let empty = ProvinceSet(position.home_of(power).0 & free.0);
+        empty.iter().any(|p| position.owner(p) == Some(power))
     })
 }
 
@@ -112,4 +109,51 @@ fn board_mask(map: &Map) -> ProvinceSet {
 /// Is `p` a province index of this map?
 pub(crate) fn on_map(map: &Map, p: Province) -> bool {
     (p.0 as usize) < map.province_count()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::judge::Rules;
+    use crate::judge::testing::{map, play, position, power_of};
+
+    /// The phase played after a Fall movement in which only France owns centres
+    /// (its home centres, plus `extra`) and Gascony moves to Spain or holds.
+    fn after_fall(units: &[&str], extra: &[&str], take_spain: bool) -> String {
+        let france = power_of("France");
+        let mut p = position("F1901M", units);
+        for o in p.owners.iter_mut().filter(|o| **o != Some(france)) {
+            *o = None;
+        }
+        for c in extra {
+            p.owners[map().lookup(c).expect(c).province.0 as usize] = Some(france);
+        }
+        let order = if take_spain {
+            "France: A GAS - SPA"
+        } else {
+            "France: A GAS H"
+        };
+        play(&Rules::default(), &p, &[order])
+            .after
+            .phase
+            .to_string()
+    }
+
+    #[test]
+    fn winter_is_played_only_when_someone_builds_or_removes() {
+        let full = [
+            "France: A PAR",
+            "France: A MAR",
+            "France: F BRE",
+            "France: A GAS",
+        ];
+        // Four centres, four units: nothing to do.
+        assert_eq!(after_fall(&full, &[], true), "S1902M");
+        // Three centres, four units: a removal.
+        assert_eq!(after_fall(&full, &[], false), "W1901A");
+        // Four centres, three units, Brest empty: a build.
+        let short = ["France: A PAR", "France: A MAR", "France: A GAS"];
+        assert_eq!(after_fall(&short, &[], true), "W1901A");
+        // Five centres, four units, but every home centre occupied: no room to build.
+        assert_eq!(after_fall(&full, &["bel"], true), "S1902M");
+    }
 }

@@ -163,12 +163,12 @@ impl Board {
 
     /// Checks every order, gives each unit the order it carries out, and fills in
     /// `status` (one entry per input order, `orders.len()` long).
-    pub fn assign(
+    pub fn assign<A: Allegiance + ?Sized>(
         &mut self,
         map: &Map,
         maps: Option<&OrderMaps<'_>>,
         rules: &Rules,
-        allegiance: &dyn Allegiance,
+        allegiance: &A,
         orders: &[PowerOrder],
         status: &mut [Status],
     ) {
@@ -219,12 +219,12 @@ impl Board {
 
     /// Supports and convoys count only if the supported unit does what they say;
     /// armies next to their destination go by convoy only as DATC 4.A.3 says.
-    fn match_orders(
+    fn match_orders<A: Allegiance + ?Sized>(
         &mut self,
         map: &Map,
         maps: Option<&OrderMaps<'_>>,
         rules: &Rules,
-        allegiance: &dyn Allegiance,
+        allegiance: &A,
         convoys: bool,
         status: &mut [Status],
     ) {
@@ -319,10 +319,10 @@ impl Board {
 
     /// DATC 4.A.3: does an army next to its destination go by the ordered convoy?
     /// Returns (by convoy, may fall back to land).
-    fn adjacent_route(
+    fn adjacent_route<A: Allegiance + ?Sized>(
         &self,
         rules: &Rules,
-        allegiance: &dyn Allegiance,
+        allegiance: &A,
         p: Province,
         army: Unit,
         fleets: ProvinceSet,

@@ -41,11 +41,11 @@ impl Checked {
 /// on which a supported move need only be possible (they differ only when the
 /// order names its own map, see `judge::maps`).
 #[inline]
-pub(crate) fn check(
+pub(crate) fn check<A: Allegiance + ?Sized>(
     map: &Map,
     game: &Map,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     board: &Board,
     po: &PowerOrder,
 ) -> Result<(Province, Checked), Reason> {
@@ -95,9 +95,9 @@ pub(crate) fn check(
 
 /// The unit the order is for, if this power may order it (DATC 4.B.5, 4.C.2).
 #[inline]
-fn ordered_unit(
+fn ordered_unit<A: Allegiance + ?Sized>(
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     board: &Board,
     po: &PowerOrder,
     spec: UnitSpec,

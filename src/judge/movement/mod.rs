@@ -14,11 +14,11 @@ use super::{Adjudication, Allegiance, OrderMaps, Position, Rules};
 use crate::map::Map;
 use crate::orders::PowerOrder;
 
-pub(super) fn adjudicate(
+pub(super) fn adjudicate<A: Allegiance + ?Sized>(
     map: &Map,
     maps: Option<&OrderMaps<'_>>,
     rules: &Rules,
-    allegiance: &dyn Allegiance,
+    allegiance: &A,
     position: &Position,
     orders: &[PowerOrder],
 ) -> Adjudication {

@@ -4,13 +4,14 @@ use super::board::{MAX, NO_ORDER, SPAN, Status};
 use super::legality::Act;
 use super::resolver::Resolver;
 use crate::judge::{
-    AdjacentConvoy, Adjudication, Dislodged, Position, Reason, Resolution, Verdict, transition,
+    AdjacentConvoy, Adjudication, Allegiance, Dislodged, Position, Reason, Resolution, Verdict,
+    transition,
 };
 use crate::map::{Province, ProvinceSet};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 
-pub(crate) fn build(
-    r: &mut Resolver,
+pub(crate) fn build<A: Allegiance + ?Sized>(
+    r: &mut Resolver<A>,
     position: &Position,
     orders: &[PowerOrder],
     status: &[Status],
@@ -124,7 +125,7 @@ pub(crate) fn build(
 }
 
 /// Verdict and reason for the order carried out by the unit in `p`.
-fn explain(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
+fn explain<A: Allegiance + ?Sized>(r: &mut Resolver<A>, p: Province) -> (Verdict, Reason) {
     let s = *r.board.slot(p);
     let ok = r.succeeded(p);
     match s.act {
@@ -141,7 +142,7 @@ fn explain(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
     }
 }
 
-fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
+fn explain_bounce<A: Allegiance + ?Sized>(r: &mut Resolver<A>, p: Province) -> (Verdict, Reason) {
     let s = *r.board.slot(p);
     // A convoy that was broken explains the failure even if the army then tried
     // the land route (2000 rules, DATC 4.A.3).
@@ -150,51 +151,34 @@ fn explain_bounce(r: &mut Resolver, p: Province) -> (Verdict, Reason) {
         if route.is_empty() {
             return (Verdict::NoConvoy, Reason::NoConvoyRoute);
         }
-        if let Some(f) = route.iter().find(|f| r.paradox.contains(*f)) {
-            let _ = f;
+        if route.iter().any(|f| r.paradox.contains(f)) {
             return (Verdict::Disrupted, Reason::Paradox);
         }
         let fleet = route.iter().find(|&f| !r.succeeded(f)).unwrap_or(p);
         return (Verdict::Disrupted, Reason::DisruptedBy { fleet });
     }
-    let q = s.to.province;
-    let attack = r.attack_strength(p);
-    if attack == 0 {
-        return (Verdict::Bounce, Reason::OwnUnit { at: q });
-    }
-    let bounced = |by, opposing| {
-        (
+    let known = r.known_bounce(p);
+    // Every order is decided by now, so working it out again must agree.
+    debug_assert!(known.is_none() || known == r.move_bounce(p));
+    match known.or_else(|| r.move_bounce(p)) {
+        Some(b) if b.attack == 0 => (Verdict::Bounce, Reason::OwnUnit { at: b.by }),
+        Some(b) => (
             Verdict::Bounce,
             Reason::Bounced {
-                by,
-                strength: attack,
-                opposing,
+                by: b.by,
+                strength: b.attack,
+                opposing: b.opposing,
             },
-        )
-    };
-    let defence = if r.head_to_head(p) {
-        r.defend_strength(q)
-    } else {
-        r.hold_strength(q)
-    };
-    if defence >= attack {
-        return bounced(q, defence);
+        ),
+        // Decided by a paradox rule, not by strength.
+        None => (Verdict::Bounce, Reason::None),
     }
-    for m in r.board.movers_into[q.0 as usize].iter() {
-        if m != p {
-            let prevent = r.prevent_strength(m);
-            if prevent >= attack {
-                return bounced(m, prevent);
-            }
-        }
-    }
-    (Verdict::Bounce, Reason::None)
 }
 
 /// A convoy order fails when its fleet is dislodged, and also when the army's convoy
 /// was broken elsewhere. Under the 1971 rules a convoy that would be disrupted is
 /// not used at all: the army takes the land route (DATC 4.A.3).
-fn explain_convoy(r: &mut Resolver, f: Province) -> (Verdict, Reason) {
+fn explain_convoy<A: Allegiance + ?Sized>(r: &mut Resolver<A>, f: Province) -> (Verdict, Reason) {
     let army = r.board.slot(f).from;
     let s = *r.board.slot(army);
     if s.land_fallback && r.rules.adjacent_convoy == AdjacentConvoy::Rules1971 && !r.by_convoy(army)

@@ -16,17 +16,41 @@ enum State {
     Resolved,
 }
 
-pub(crate) struct Resolver<'a> {
+pub(crate) struct Resolver<'a, A: Allegiance + ?Sized> {
     pub map: &'a Map,
     pub rules: &'a Rules,
-    pub allegiance: &'a dyn Allegiance,
+    pub allegiance: &'a A,
     pub board: &'a Board,
     state: [State; SPAN],
     result: [bool; SPAN],
     /// Convoys that failed by the paradox rule.
     pub paradox: ProvinceSet,
     cycle: Cycle,
+    /// Per failed move decided without a guess: why it failed, as its final
+    /// decision found it, so that explaining it need not work it out again.
+    bounce: [Bounce; SPAN],
+    /// The moves whose entry in `bounce` is final.
+    explained: ProvinceSet,
 }
+
+/// Why a move did not get through: its attack strength, and the unit (in `by`)
+/// that held or kept it out with the strength `opposing`. An attack strength of
+/// 0 means the move was not allowed to attack at all.
+/// Aligned to four bytes so that a table of them is cleared as plain memory
+/// (three-byte entries are cleared one field at a time).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(align(4))]
+pub(crate) struct Bounce {
+    pub attack: u8,
+    pub by: Province,
+    pub opposing: u8,
+}
+
+const NO_BOUNCE: Bounce = Bounce {
+    attack: 0,
+    by: Province(0),
+    opposing: 0,
+};
 
 /// The orders resolved on a guess, in the order they joined the current cycle.
 /// Each province is in it at most once, so `MAX` entries always suffice.
@@ -69,13 +93,13 @@ impl Cycle {
     }
 }
 
-impl<'a> Resolver<'a> {
+impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
     pub fn new(
         map: &'a Map,
         rules: &'a Rules,
-        allegiance: &'a dyn Allegiance,
+        allegiance: &'a A,
         board: &'a Board,
-    ) -> Resolver<'a> {
+    ) -> Resolver<'a, A> {
         Resolver {
             map,
             rules,
@@ -89,6 +113,8 @@ impl<'a> Resolver<'a> {
                 len: 0,
                 members: ProvinceSet::EMPTY,
             },
+            bounce: [NO_BOUNCE; SPAN],
+            explained: ProvinceSet::EMPTY,
         }
     }
 
@@ -104,6 +130,14 @@ impl<'a> Resolver<'a> {
     /// The final result of the order in `p` (after `run`).
     pub fn succeeded(&self, p: Province) -> bool {
         self.result[p.0 as usize]
+    }
+
+    /// Why the failed move in `p` failed, if its decision found that out
+    /// without guessing (after `run`).
+    pub fn known_bounce(&self, p: Province) -> Option<Bounce> {
+        self.explained
+            .contains(p)
+            .then(|| self.bounce[p.0 as usize])
     }
 
     /// The decision for the order in `p`. Most calls find it already made, so
@@ -139,6 +173,9 @@ impl<'a> Resolver<'a> {
             if self.state[i] != State::Resolved {
                 self.result[i] = first;
                 self.state[i] = State::Resolved;
+                if !first && self.board.slot(p).act == Act::Move {
+                    self.explained.insert(p);
+                }
             }
             return self.result[i];
         }
@@ -212,7 +249,13 @@ impl<'a> Resolver<'a> {
 
     fn adjudicate(&mut self, p: Province) -> bool {
         match self.board.slot(p).act {
-            Act::Move => self.adjudicate_move(p),
+            Act::Move => match self.move_bounce(p) {
+                None => true,
+                Some(b) => {
+                    self.bounce[p.0 as usize] = b;
+                    false
+                }
+            },
             Act::SupportHold | Act::SupportMove => self.adjudicate_support(p),
             Act::Convoy => self.adjudicate_convoy(p),
             Act::Hold => true,
@@ -221,26 +264,42 @@ impl<'a> Resolver<'a> {
 
     // ---- MOVE ----
 
-    fn adjudicate_move(&mut self, p: Province) -> bool {
+    /// Why the move in `p` fails, or `None` if it succeeds.
+    pub fn move_bounce(&mut self, p: Province) -> Option<Bounce> {
         let attack = self.attack_strength(p);
-        if attack == 0 {
-            return false;
-        }
         let q = self.board.slot(p).to.province;
+        if attack == 0 {
+            return Some(Bounce {
+                attack,
+                by: q,
+                opposing: 0,
+            });
+        }
         let opposing = if self.head_to_head(p) {
             self.defend_strength(q)
         } else {
             self.hold_strength(q)
         };
         if attack <= opposing {
-            return false;
+            return Some(Bounce {
+                attack,
+                by: q,
+                opposing,
+            });
         }
         for r in self.board.movers_into[q.0 as usize].iter() {
-            if r != p && attack <= self.prevent_strength(r) {
-                return false;
+            if r != p {
+                let prevent = self.prevent_strength(r);
+                if attack <= prevent {
+                    return Some(Bounce {
+                        attack,
+                        by: r,
+                        opposing: prevent,
+                    });
+                }
             }
         }
-        true
+        None
     }
 
     /// The move in `p` and the move from its destination go the opposite ways over
@@ -421,7 +480,7 @@ impl<'a> Resolver<'a> {
     /// resolved, so that every paradox forms one clean cycle.
     fn adjudicate_convoy(&mut self, f: Province) -> bool {
         for r in self.board.movers_into[f.0 as usize].iter() {
-            if self.adjudicate_move(r) {
+            if self.move_bounce(r).is_none() {
                 return false;
             }
         }
