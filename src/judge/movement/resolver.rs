@@ -304,6 +304,7 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
 
     /// The move in `p` and the move from its destination go the opposite ways over
     /// the same border (neither by convoy).
+    #[inline]
     pub fn head_to_head(&mut self, p: Province) -> bool {
         let s = *self.board.slot(p);
         let q = s.to.province;
@@ -316,18 +317,22 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
     }
 
     /// Does the move in `p` actually travel by convoy?
+    #[inline]
     pub fn by_convoy(&mut self, p: Province) -> bool {
-        let s = *self.board.slot(p);
+        let s = self.board.slot(p);
         s.convoy && (!s.land_fallback || self.convoy_path(p))
     }
 
-    /// DATC 5.B.4 PATH.
+    /// DATC 5.B.4 PATH. Asked many times over for every move, nearly always of
+    /// a move over land: that answer is given inline.
+    #[inline]
     pub fn path(&mut self, p: Province) -> bool {
-        let s = *self.board.slot(p);
+        let s = self.board.slot(p);
         !s.convoy || s.land_fallback || self.convoy_path(p)
     }
 
     /// Is there a chain of successful convoys for the army in `p`?
+    #[inline(never)]
     pub fn convoy_path(&mut self, p: Province) -> bool {
         let route = self.board.route(p);
         if route.is_empty() {
