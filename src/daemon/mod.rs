@@ -114,7 +114,8 @@ pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport,
 }
 
 /// Reads batches until one brings nothing new to handle, calling `batch_done` after
-/// each batch that queued answers, so that they need not wait for a long mailbox.
+/// each batch that handled mail, so that its answers need not wait for the rest
+/// of a long mailbox.
 async fn read_all(
     inbound: &mut Inbound,
     engine: &mut Engine,
@@ -262,7 +263,7 @@ mod tests {
     use crate::mail::inbound::FETCH_BATCH;
 
     #[tokio::test]
-    async fn read_all_hands_over_after_every_batch_that_queued_answers() {
+    async fn read_all_hands_over_after_every_batch_that_handled_mail() {
         let dir = tempfile::tempdir().expect("tempdir");
         let text = "[judge]\nname = \"LEGT\"\naddress = \"judge@judge.test\"\n\
                     database = \"legate.db\"\n\
