@@ -234,65 +234,75 @@ impl Board {
         }
         for k in 0..self.count {
             let p = self.list[k];
-            let i = p.0 as usize;
-            let s = self.slots[i];
-            let Some(unit) = s.unit else { continue };
-            if s.act != Act::Move || unit.kind != UnitKind::Army {
-                continue;
-            }
-            let to = s.to.province;
-            // The army's route is judged on the map its order names.
-            let map = pick(maps, map, s.order as usize);
-            let fleets = self.routes[i];
-            let chain = if fleets.is_empty() {
-                ProvinceSet::EMPTY
-            } else {
-                geometry::route_seas(map, self.seas, p, to, fleets)
-            };
-            let adjacent = map.army_adjacent(p, to);
-            let (convoy, fallback) = if !adjacent {
-                (true, false)
-            } else {
-                self.adjacent_route(rules, allegiance, p, unit, fleets, chain)
-            };
-            self.slots[i].convoy = convoy;
-            self.slots[i].land_fallback = fallback;
-            self.routes[i] = if convoy { chain } else { ProvinceSet::EMPTY };
-            // Fleets ordered to convoy an army that walks, or that lie off every route.
-            for f in fleets.iter() {
-                if !convoy {
-                    self.void(f, Reason::LandRoute, status);
-                } else if !chain.contains(f) {
-                    self.void(f, Reason::ConvoyNotOnRoute, status);
+            let s = self.slots[p.0 as usize];
+            match s.act {
+                Act::Move => {
+                    if let Some(army) = s.unit.filter(|u| u.kind == UnitKind::Army) {
+                        // The army's route is judged on the map its order names.
+                        let map = pick(maps, map, s.order as usize);
+                        self.settle_route(map, rules, allegiance, p, army, status);
+                    }
+                    self.movers_into[s.to.province.0 as usize].insert(p);
                 }
+                Act::SupportHold | Act::SupportMove => self.match_support(p, s, status),
+                Act::Hold | Act::Convoy => {}
             }
         }
-        for k in 0..self.count {
-            let p = self.list[k];
-            let s = self.slots[p.0 as usize];
-            let target = self.slots[s.from.0 as usize];
-            match s.act {
-                Act::SupportHold => {
-                    if target.unit.is_some() && target.act != Act::Move {
-                        self.supporters[s.from.0 as usize].insert(p);
-                    } else {
-                        self.void(p, Reason::SupportNotMatched { supported: s.from }, status);
-                    }
-                }
-                Act::SupportMove => {
-                    let coast_ok = match (s.to.coast, target.to.coast) {
-                        (Some(a), Some(b)) => a == b,
-                        _ => true,
-                    };
-                    if target.act == Act::Move && target.to.province == s.to.province && coast_ok {
-                        self.supporters[s.from.0 as usize].insert(p);
-                    } else {
-                        self.void(p, Reason::SupportNotMatched { supported: s.from }, status);
-                    }
-                }
-                Act::Move => self.movers_into[s.to.province.0 as usize].insert(p),
-                _ => {}
+    }
+
+    /// Does the army moving from `p` go by convoy, and along which fleets? Voids
+    /// the convoys ordered for an army that walks, or lying off every route.
+    fn settle_route<A: Allegiance + ?Sized>(
+        &mut self,
+        map: &Map,
+        rules: &Rules,
+        allegiance: &A,
+        p: Province,
+        army: Unit,
+        status: &mut [Status],
+    ) {
+        let i = p.0 as usize;
+        let to = self.slots[i].to.province;
+        let fleets = self.routes[i];
+        let chain = if fleets.is_empty() {
+            ProvinceSet::EMPTY
+        } else {
+            geometry::route_seas(map, self.seas, p, to, fleets)
+        };
+        let (convoy, fallback) = if !map.army_adjacent(p, to) {
+            (true, false)
+        } else {
+            self.adjacent_route(rules, allegiance, p, army, fleets, chain)
+        };
+        self.slots[i].convoy = convoy;
+        self.slots[i].land_fallback = fallback;
+        self.routes[i] = if convoy { chain } else { ProvinceSet::EMPTY };
+        for f in fleets.iter() {
+            if !convoy {
+                self.void(f, Reason::LandRoute, status);
+            } else if !chain.contains(f) {
+                self.void(f, Reason::ConvoyNotOnRoute, status);
             }
+        }
+    }
+
+    /// A support counts only if the supported unit does what it says.
+    fn match_support(&mut self, p: Province, s: Slot, status: &mut [Status]) {
+        let target = self.slots[s.from.0 as usize];
+        let matched = match s.act {
+            Act::SupportHold => target.unit.is_some() && target.act != Act::Move,
+            _ => {
+                let coast_ok = match (s.to.coast, target.to.coast) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => true,
+                };
+                target.act == Act::Move && target.to.province == s.to.province && coast_ok
+            }
+        };
+        if matched {
+            self.supporters[s.from.0 as usize].insert(p);
+        } else {
+            self.void(p, Reason::SupportNotMatched { supported: s.from }, status);
         }
     }
 
