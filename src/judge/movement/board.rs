@@ -88,8 +88,8 @@ impl Board {
     /// province that held a unit, or is the movers into a move's destination, so
     /// only those are reset: far cheaper than zeroing the whole board each phase.
     pub fn clear(&mut self) {
-        for p in self.occupied.iter() {
-            let i = p.0 as usize;
+        for k in 0..self.count {
+            let i = self.list[k].0 as usize;
             let to = self.slots[i].to.province.0 as usize;
             if let Some(m) = self.movers_into.get_mut(to) {
                 *m = ProvinceSet::EMPTY;

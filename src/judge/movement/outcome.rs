@@ -17,15 +17,11 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
     status: &[Status],
 ) -> Adjudication {
     let board = r.board;
-    // Per province: its unit moved; the province its unit was dislodged from.
-    let mut moved = [false; SPAN];
-    for &p in board.units() {
-        moved[p.0 as usize] = board.slot(p).act == Act::Move && r.succeeded(p);
-    }
+    // Per province: where the unit that dislodged its unit came from.
     let mut dislodger: [Option<Province>; SPAN] = [None; SPAN];
     for &p in board.units() {
         let q = board.slot(p).to.province;
-        if moved[p.0 as usize] && board.unit(q).is_some() && !moved[q.0 as usize] {
+        if r.moved(p) && board.unit(q).is_some() && !r.moved(q) {
             dislodger[q.0 as usize] = Some(p);
         }
     }
@@ -93,7 +89,7 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
                 defaulted: true,
             });
         }
-        if moved[p.0 as usize] {
+        if r.moved(p) {
             unit.location = s.to;
         } else {
             if s.act == Act::Move {

@@ -132,6 +132,12 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
         self.result[p.0 as usize]
     }
 
+    /// Did the unit in `p` move (after `run`)?
+    #[inline]
+    pub fn moved(&self, p: Province) -> bool {
+        self.board.slot(p).act == Act::Move && self.result[p.0 as usize]
+    }
+
     /// Why the failed move in `p` failed, if its decision found that out
     /// without guessing (after `run`).
     pub fn known_bounce(&self, p: Province) -> Option<Bounce> {
