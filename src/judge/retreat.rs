@@ -48,13 +48,7 @@ pub(crate) fn any_can_retreat(map: &Map, rules: &Rules, position: &Position) -> 
 
 /// Provinces no retreat may enter: occupied, or left empty by a standoff.
 fn closed(map: &Map, position: &Position) -> ProvinceSet {
-    let mut closed = position.contested;
-    for u in &position.units {
-        if transition::on_map(map, u.location.province) {
-            closed.insert(u.location.province);
-        }
-    }
-    closed
+    ProvinceSet(position.contested.0 | transition::occupied(map, position).0)
 }
 
 /// The provinces `d` may retreat to: ones it could move to that are not `closed`

@@ -87,11 +87,7 @@ fn adjustment_needed(map: &Map, position: &Position) -> bool {
     if growing.peek().is_none() {
         return false;
     }
-    let mut occupied = ProvinceSet::EMPTY;
-    for u in &position.units {
-        occupied.insert(u.province());
-    }
-    let free = ProvinceSet(board_mask(map).0 & !occupied.0);
+    let free = ProvinceSet(board_mask(map).0 & !occupied(map, position).0);
     growing.any(|power| {
         let empty = ProvinceSet(position.home_of(power).0 & free.0);
         empty.iter().any(|p| position.owner(p) == Some(power))
@@ -104,6 +100,17 @@ fn board_mask(map: &Map) -> ProvinceSet {
         n if n >= 128 => ProvinceSet(u128::MAX),
         n => ProvinceSet((1u128 << n) - 1),
     }
+}
+
+/// The provinces of this map holding a unit.
+pub(crate) fn occupied(map: &Map, position: &Position) -> ProvinceSet {
+    let mut set = ProvinceSet::EMPTY;
+    for u in &position.units {
+        if on_map(map, u.province()) {
+            set.insert(u.province());
+        }
+    }
+    set
 }
 
 /// Is `p` a province index of this map?

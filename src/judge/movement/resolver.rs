@@ -274,12 +274,15 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
     pub fn move_bounce(&mut self, p: Province) -> Option<Bounce> {
         let attack = self.attack_strength(p);
         let q = self.board.slot(p).to.province;
-        if attack == 0 {
-            return Some(Bounce {
+        let bounce = |by, opposing| {
+            Some(Bounce {
                 attack,
-                by: q,
-                opposing: 0,
-            });
+                by,
+                opposing,
+            })
+        };
+        if attack == 0 {
+            return bounce(q, 0);
         }
         let opposing = if self.head_to_head(p) {
             self.defend_strength(q)
@@ -287,21 +290,13 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
             self.hold_strength(q)
         };
         if attack <= opposing {
-            return Some(Bounce {
-                attack,
-                by: q,
-                opposing,
-            });
+            return bounce(q, opposing);
         }
         for r in self.board.movers_into[q.0 as usize].iter() {
             if r != p {
                 let prevent = self.prevent_strength(r);
                 if attack <= prevent {
-                    return Some(Bounce {
-                        attack,
-                        by: r,
-                        opposing: prevent,
-                    });
+                    return bounce(r, prevent);
                 }
             }
         }
