@@ -264,6 +264,13 @@ impl Board {
         let i = p.0 as usize;
         let to = self.slots[i].to.province;
         let fleets = self.routes[i];
+        if fleets.is_empty() && !self.slots[i].convoy {
+            // Neither convoyed nor asking to be: it walks if it can, else its
+            // convoy route is empty (the usual case, answered first).
+            self.slots[i].convoy = !map.army_adjacent(p, to);
+            self.slots[i].land_fallback = false;
+            return;
+        }
         let chain = if fleets.is_empty() {
             ProvinceSet::EMPTY
         } else {

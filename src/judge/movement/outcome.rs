@@ -27,7 +27,8 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
     }
 
     let mut resolutions = Vec::with_capacity(orders.len() + 4);
-    for (i, po) in orders.iter().enumerate() {
+    // `extend` over an exact-size iterator writes without a capacity check per order.
+    resolutions.extend(orders.iter().enumerate().map(|(i, po)| {
         let at = po
             .order
             .unit()
@@ -47,7 +48,7 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
             (None, Some(p)) => explain(r, p),
             (None, None) => (Verdict::Void, Reason::Replaced),
         };
-        resolutions.push(Resolution {
+        Resolution {
             power: po.power,
             order: po.order,
             verdict,
@@ -55,8 +56,8 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
             dislodged_by: by,
             reason,
             defaulted: false,
-        });
-    }
+        }
+    }));
     let mut after = Position {
         phase: position.phase,
         units: Vec::with_capacity(position.units.len()),
@@ -65,8 +66,7 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
         owners: position.owners.clone(),
         homes: position.homes.clone(),
     };
-    // Provinces holding a unit after the moves; units whose move failed.
-    let mut filled = ProvinceSet::EMPTY;
+    // Units whose move failed.
     let mut bounced = ProvinceSet::EMPTY;
     for &p in board.units() {
         let s = board.slot(p);
@@ -106,18 +106,24 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
             }
         }
         after.units.push(unit);
-        filled.insert(unit.location.province);
     }
     // Provinces left empty where a move bounced: a standoff, closed to retreats.
     // A unit beaten in a head-to-head battle leaves no standoff behind (DATC 6.H.9).
     for p in bounced.iter() {
         let q = board.slot(p).to.province;
-        if !filled.contains(q) && r.prevent_strength(p) > 0 {
+        if !filled(r, q) && r.prevent_strength(p) > 0 {
             after.contested.insert(q);
         }
     }
     transition::advance(r.map, r.rules, &mut after, position.phase);
     Adjudication { resolutions, after }
+}
+
+/// Does a unit stand in `q` after the moves: one that stayed (dislodged or not,
+/// a unit stands there), or one that moved in?
+fn filled<A: Allegiance + ?Sized>(r: &Resolver<A>, q: Province) -> bool {
+    let stayed = r.board.unit(q).is_some() && !r.moved(q);
+    stayed || r.board.movers_into[q.0 as usize].iter().any(|m| r.moved(m))
 }
 
 /// Verdict and reason for the order carried out by the unit in `p`.
