@@ -46,32 +46,28 @@ fn take_centers(map: &Map, after: &mut Position) {
 /// Per power: supply centers minus units on the board. One pass over the
 /// centers and one over the units.
 pub(crate) struct Room {
-    /// One more counter for powers beyond `MAX_POWERS`: no bounds check.
-    diff: [i32; MAX_POWERS + 1],
+    /// Indexed by every `u8` power index: no bounds check, no clamping.
+    diff: [i16; 256],
 }
 
-const MAX_POWERS: usize = 32;
-
 impl Room {
+    #[inline]
     pub fn of(map: &Map, position: &Position) -> Room {
-        let mut diff = [0i32; MAX_POWERS + 1];
+        let mut diff = [0i16; 256];
         for p in map.supply_centers().iter() {
             if let Some(Some(o)) = position.owners.get(p.0 as usize) {
-                diff[(o.0 as usize).min(MAX_POWERS)] += 1;
+                diff[o.0 as usize] += 1;
             }
         }
         for u in &position.units {
-            diff[(u.power.0 as usize).min(MAX_POWERS)] -= 1;
+            diff[u.power.0 as usize] -= 1;
         }
         Room { diff }
     }
 
     /// Centers minus units of `power`: builds due if positive, removals if negative.
     pub fn get(&self, power: Power) -> i32 {
-        match power.0 as usize {
-            i if i < MAX_POWERS => self.diff[i],
-            _ => 0,
-        }
+        i32::from(self.diff[power.0 as usize])
     }
 }
 
@@ -79,7 +75,7 @@ impl Room {
 /// free to build in? Free home centers are looked for only when builds are due.
 fn adjustment_needed(map: &Map, position: &Position) -> bool {
     let room = Room::of(map, position);
-    let powers = || (0..map.powers().len().min(MAX_POWERS)).map(|i| Power(i as u8));
+    let powers = || (0..map.powers().len().min(256)).map(|i| Power(i as u8));
     if powers().any(|p| room.get(p) < 0) {
         return true;
     }

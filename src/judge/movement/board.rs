@@ -117,23 +117,28 @@ impl Board {
         self.seas = ProvinceSet::EMPTY;
     }
 
-    /// Puts the position's units on the board.
+    /// Puts the position's units on the board. The sets are built in locals and
+    /// stored once: kept in registers, not written back for every unit.
     pub fn load(&mut self, position: &Position) {
-        let board = self;
+        let mut occupied = ProvinceSet::EMPTY;
+        let mut fleets = ProvinceSet::EMPTY;
         for u in &position.units {
-            let i = u.location.province.0 as usize;
-            if i < MAX && board.slots[i].unit.is_none() {
-                board.slots[i].unit = Some(*u);
-                board.occupied.insert(u.location.province);
+            let p = u.location.province;
+            // A second unit in one province (malformed input) stays off the board.
+            if (p.0 as usize) < MAX && !occupied.contains(p) {
+                self.slots[p.0 as usize].unit = Some(*u);
+                occupied.insert(p);
                 if u.kind == UnitKind::Fleet {
-                    board.fleets.insert(u.location.province);
+                    fleets.insert(p);
                 }
             }
         }
-        for p in board.occupied.iter() {
-            board.list[board.count] = p;
-            board.count += 1;
+        for (entry, p) in self.list.iter_mut().zip(occupied.iter()) {
+            *entry = p;
         }
+        self.count = occupied.len() as usize;
+        self.occupied = occupied;
+        self.fleets = fleets;
     }
 
     /// The provinces holding a unit, in ascending order.
@@ -172,10 +177,16 @@ impl Board {
         orders: &[PowerOrder],
         status: &mut [Status],
     ) {
-        let convoys = orders
-            .iter()
-            .any(|o| matches!(o.order, Order::Convoy { .. }));
-        if convoys {
+        // Where convoy orders were given: the only units convoy matching looks at.
+        let mut convoying = ProvinceSet::EMPTY;
+        for po in orders {
+            if let Order::Convoy { unit, .. } = po.order
+                && (unit.location.province.0 as usize) < MAX
+            {
+                convoying.insert(unit.location.province);
+            }
+        }
+        if !convoying.is_empty() {
             self.seas = geometry::seas(map);
         }
         let mut conflicted = ProvinceSet::EMPTY;
@@ -214,24 +225,20 @@ impl Board {
             slot.act = Act::Hold;
             slot.order = NO_ORDER;
         }
-        self.match_orders(map, maps, rules, allegiance, convoys, status);
+        self.match_convoys(convoying, status);
+        self.match_orders(map, maps, rules, allegiance, status);
     }
 
-    /// Supports and convoys count only if the supported unit does what they say;
-    /// armies next to their destination go by convoy only as DATC 4.A.3 says.
+    /// Supports count only if the supported unit does what they say; armies next
+    /// to their destination go by convoy only as DATC 4.A.3 says.
     fn match_orders<A: Allegiance + ?Sized>(
         &mut self,
         map: &Map,
         maps: Option<&OrderMaps<'_>>,
         rules: &Rules,
         allegiance: &A,
-        convoys: bool,
         status: &mut [Status],
     ) {
-        // Convoys first: they decide which armies go by sea.
-        if convoys {
-            self.match_convoys(status);
-        }
         for k in 0..self.count {
             let p = self.list[k];
             let s = self.slots[p.0 as usize];
@@ -314,10 +321,10 @@ impl Board {
     }
 
     /// Per army, in `routes`: the fleets whose convoy order matches its move.
-    /// Other convoy orders are void.
-    fn match_convoys(&mut self, status: &mut [Status]) {
-        for k in 0..self.count {
-            let p = self.list[k];
+    /// Other convoy orders are void. Done first: convoys decide which armies go
+    /// by sea. `ordered` holds every unit a convoy order was given to.
+    fn match_convoys(&mut self, ordered: ProvinceSet, status: &mut [Status]) {
+        for p in ordered.iter() {
             let s = self.slots[p.0 as usize];
             if s.act != Act::Convoy {
                 continue;
