@@ -44,8 +44,19 @@ const EMPTY_SLOT: Slot = Slot {
     order: NO_ORDER,
 };
 
-/// Per-order status after validation: `None` if the order is carried out.
-pub(crate) type Status = Option<Reason>;
+/// Per-order status after validation.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Status {
+    /// Carried out by the unit in this province.
+    Carried(Province),
+    /// Not carried out, for this reason.
+    Void(Reason),
+}
+
+impl Status {
+    /// A placeholder for the status table, overwritten for every order.
+    pub const UNSET: Status = Status::Void(Reason::None);
+}
 
 pub(crate) struct Board {
     pub slots: [Slot; SPAN],
@@ -85,8 +96,9 @@ impl Board {
     }
 
     /// Empties the board after a phase. Every entry a phase writes belongs to a
-    /// province that held a unit, or is the movers into a move's destination, so
-    /// only those are reset: far cheaper than zeroing the whole board each phase.
+    /// province that held a unit, or is the movers into a move's destination (the
+    /// `to` its unit's slot still holds), so only those are reset: far cheaper
+    /// than zeroing the whole board each phase.
     pub fn clear(&mut self) {
         for k in 0..self.count {
             let i = self.list[k].0 as usize;
@@ -94,7 +106,6 @@ impl Board {
             if let Some(m) = self.movers_into.get_mut(to) {
                 *m = ProvinceSet::EMPTY;
             }
-            self.movers_into[i] = ProvinceSet::EMPTY;
             self.supporters[i] = ProvinceSet::EMPTY;
             self.routes[i] = ProvinceSet::EMPTY;
             self.slots[i] = EMPTY_SLOT;
@@ -103,6 +114,19 @@ impl Board {
         self.count = 0;
         self.fleets = ProvinceSet::EMPTY;
         self.seas = ProvinceSet::EMPTY;
+    }
+
+    /// Is every entry empty, as `clear` must leave it? (Checked in debug builds.)
+    pub fn is_empty(&self) -> bool {
+        let no_set = |sets: &[ProvinceSet; SPAN]| sets.iter().all(|s| s.is_empty());
+        self.slots
+            .iter()
+            .all(|s| s.unit.is_none() && s.order == NO_ORDER)
+            && no_set(&self.movers_into)
+            && no_set(&self.supporters)
+            && no_set(&self.routes)
+            && self.occupied.is_empty()
+            && self.count == 0
     }
 
     /// Empties every entry, whatever was written (after a phase that did not finish).
@@ -195,25 +219,25 @@ impl Board {
             let (p, c) = match checked {
                 Ok(pc) => pc,
                 Err(reason) => {
-                    status[i] = Some(reason);
+                    status[i] = Status::Void(reason);
                     continue;
                 }
             };
-            status[i] = None;
+            status[i] = Status::Carried(p);
             let slot = &mut self.slots[p.0 as usize];
             if slot.order != NO_ORDER {
                 let prev = slot.order as usize;
                 match rules.multiple_orders {
                     MultipleOrders::First => {
-                        status[i] = Some(Reason::Replaced);
+                        status[i] = Status::Void(Reason::Replaced);
                         continue;
                     }
-                    MultipleOrders::Last => status[prev] = Some(Reason::Replaced),
+                    MultipleOrders::Last => status[prev] = Status::Void(Reason::Replaced),
                     MultipleOrders::Hold => {
                         if orders[prev].order != po.order {
                             conflicted.insert(p);
                         }
-                        status[prev] = Some(Reason::Replaced);
+                        status[prev] = Status::Void(Reason::Replaced);
                     }
                 }
             }
@@ -221,7 +245,7 @@ impl Board {
         }
         for p in conflicted.iter() {
             let slot = &mut self.slots[p.0 as usize];
-            status[slot.order as usize] = Some(Reason::Conflicting);
+            status[slot.order as usize] = Status::Void(Reason::Conflicting);
             slot.act = Act::Hold;
             slot.order = NO_ORDER;
         }
@@ -379,7 +403,7 @@ impl Board {
     fn void(&mut self, p: Province, reason: Reason, status: &mut [Status]) {
         let slot = &mut self.slots[p.0 as usize];
         if slot.order != NO_ORDER {
-            status[slot.order as usize] = Some(reason);
+            status[slot.order as usize] = Status::Void(reason);
         }
         // The order stays recorded (reported void); the unit holds.
         slot.act = Act::Hold;

@@ -25,12 +25,12 @@ pub(super) fn adjudicate<A: Allegiance + ?Sized>(
     with_board(|board| {
         board.load(position);
         // Order statuses live on the stack for any ordinary order set.
-        let mut inline = [None; 64];
+        let mut inline = [board::Status::UNSET; 64];
         let mut heap = Vec::new();
         let status: &mut [board::Status] = if orders.len() <= inline.len() {
             &mut inline[..orders.len()]
         } else {
-            heap.resize(orders.len(), None);
+            heap.resize(orders.len(), board::Status::UNSET);
             &mut heap
         };
         board.assign(map, maps, rules, allegiance, orders, status);
@@ -70,6 +70,7 @@ fn with_board<R>(run: impl FnOnce(&mut board::Board) -> R) -> R {
         scratch.clean = false;
         let out = run(&mut scratch.board);
         scratch.board.clear();
+        debug_assert!(scratch.board.is_empty(), "a phase left entries behind");
         scratch.clean = true;
         out
     })

@@ -28,26 +28,15 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
 
     let mut resolutions = Vec::with_capacity(orders.len() + 4);
     // `extend` over an exact-size iterator writes without a capacity check per order.
-    resolutions.extend(orders.iter().enumerate().map(|(i, po)| {
-        let at = po
-            .order
-            .unit()
-            .map(|u| u.location.province)
-            .filter(|p| (p.0 as usize) < MAX);
-        let own = at.filter(|p| board.slot(*p).order == i as u16);
-        // A void order still tells its unit's fate, unless it named no unit of its power.
-        let names_unit = !matches!(
-            status[i],
-            Some(Reason::NoUnit { .. } | Reason::ForeignUnit { .. } | Reason::WrongPhase)
-        );
-        let by = at
-            .filter(|_| names_unit)
-            .and_then(|p| dislodger[p.0 as usize]);
-        let (verdict, reason) = match (status[i], own) {
-            (Some(reason), _) => (Verdict::Void, reason),
-            (None, Some(p)) => explain(r, p),
-            (None, None) => (Verdict::Void, Reason::Replaced),
+    resolutions.extend(orders.iter().zip(status).map(|(po, &status)| {
+        let (verdict, reason, at) = match status {
+            Status::Carried(p) => {
+                let (verdict, reason) = explain(r, p);
+                (verdict, reason, Some(p))
+            }
+            Status::Void(reason) => (Verdict::Void, reason, named_unit(po, reason)),
         };
+        let by = at.and_then(|p| dislodger[p.0 as usize]);
         Resolution {
             power: po.power,
             order: po.order,
@@ -117,6 +106,19 @@ pub(crate) fn build<A: Allegiance + ?Sized>(
     }
     transition::advance(r.map, r.rules, &mut after, position.phase);
     Adjudication { resolutions, after }
+}
+
+/// Where the unit a void order names stands: a void order still tells its
+/// unit's fate, unless it named no unit of its power.
+fn named_unit(po: &PowerOrder, reason: Reason) -> Option<Province> {
+    if matches!(
+        reason,
+        Reason::NoUnit { .. } | Reason::ForeignUnit { .. } | Reason::WrongPhase
+    ) {
+        return None;
+    }
+    let at = po.order.unit()?.location.province;
+    ((at.0 as usize) < MAX).then_some(at)
 }
 
 /// Does a unit stand in `q` after the moves: one that stayed (dislodged or not,
