@@ -121,8 +121,8 @@ fn named_unit(po: &PowerOrder, reason: Reason) -> Option<Province> {
     ((at.0 as usize) < MAX).then_some(at)
 }
 
-/// Does a unit stand in `q` after the moves: one that stayed (dislodged or not,
-/// a unit stands there), or one that moved in?
+/// Does a unit stand in `q` after the moves? One does if the unit there stayed
+/// (were it dislodged, its attacker stands there instead) or one moved in.
 fn filled<A: Allegiance + ?Sized>(r: &Resolver<A>, q: Province) -> bool {
     let stayed = r.board.unit(q).is_some() && !r.moved(q);
     stayed || r.board.movers_into[q.0 as usize].iter().any(|m| r.moved(m))
