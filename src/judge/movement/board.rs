@@ -60,9 +60,7 @@ impl Status {
 
 pub(crate) struct Board {
     pub slots: [Slot; SPAN],
-    pub occupied: ProvinceSet,
-    /// The provinces of `occupied` in ascending order, `count` of them: loops over
-    /// the units walk this list rather than the bitset.
+    /// The provinces holding a unit, in ascending order, `count` of them.
     list: [Province; MAX],
     count: usize,
     /// Provinces holding a fleet.
@@ -84,7 +82,6 @@ impl Board {
     pub fn boxed() -> Box<Board> {
         Box::new(Board {
             slots: [EMPTY_SLOT; SPAN],
-            occupied: ProvinceSet::EMPTY,
             list: [Province(0); MAX],
             count: 0,
             fleets: ProvinceSet::EMPTY,
@@ -110,7 +107,6 @@ impl Board {
             self.routes[i] = ProvinceSet::EMPTY;
             self.slots[i] = EMPTY_SLOT;
         }
-        self.occupied = ProvinceSet::EMPTY;
         self.count = 0;
         self.fleets = ProvinceSet::EMPTY;
         self.seas = ProvinceSet::EMPTY;
@@ -125,7 +121,6 @@ impl Board {
             && no_set(&self.movers_into)
             && no_set(&self.supporters)
             && no_set(&self.routes)
-            && self.occupied.is_empty()
             && self.count == 0
     }
 
@@ -135,14 +130,13 @@ impl Board {
         self.movers_into.fill(ProvinceSet::EMPTY);
         self.supporters.fill(ProvinceSet::EMPTY);
         self.routes.fill(ProvinceSet::EMPTY);
-        self.occupied = ProvinceSet::EMPTY;
         self.count = 0;
         self.fleets = ProvinceSet::EMPTY;
         self.seas = ProvinceSet::EMPTY;
     }
 
-    /// Puts the position's units on the board. The sets are built in locals and
-    /// stored once: kept in registers, not written back for every unit.
+    /// Puts the position's units on the board. The sets are built in locals:
+    /// kept in registers, not written back for every unit.
     pub fn load(&mut self, position: &Position) {
         let mut occupied = ProvinceSet::EMPTY;
         let mut fleets = ProvinceSet::EMPTY;
@@ -161,7 +155,6 @@ impl Board {
             *entry = p;
         }
         self.count = occupied.len() as usize;
-        self.occupied = occupied;
         self.fleets = fleets;
     }
 
@@ -295,10 +288,11 @@ impl Board {
         let i = p.0 as usize;
         let to = self.slots[i].to.province;
         let fleets = self.routes[i];
+        let adjacent = map.army_adjacent(p, to);
         if fleets.is_empty() && !self.slots[i].convoy {
             // Neither convoyed nor asking to be: it walks if it can, else its
             // convoy route is empty (the usual case, answered first).
-            self.slots[i].convoy = !map.army_adjacent(p, to);
+            self.slots[i].convoy = !adjacent;
             self.slots[i].land_fallback = false;
             return;
         }
@@ -307,7 +301,7 @@ impl Board {
         } else {
             geometry::route_seas(map, self.seas, p, to, fleets)
         };
-        let (convoy, fallback) = if !map.army_adjacent(p, to) {
+        let (convoy, fallback) = if !adjacent {
             (true, false)
         } else {
             self.adjacent_route(rules, allegiance, p, army, fleets, chain)
