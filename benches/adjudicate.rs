@@ -3,6 +3,8 @@
 //! units, support chains, two convoys and a circular move; (c) a batch of 1000
 //! phases, for throughput; (d) one JSON document through the `legate adjudicate
 //! --batch` path (read, parse the orders, adjudicate, write), positions per second.
+//! `scripts/bench_adjudicate.py` runs (a) and (b) many times over and reports the
+//! medians across the runs, as the README's Speed table gives them.
 //!
 //! End to end, stdin to stdout, with the release binary:
 //! `python3 -c 'import json; l = json.dumps(json.load(open("config/examples/spring1901.json"))); print("\n".join([l] * 20000))' > /tmp/batch.jsonl`
