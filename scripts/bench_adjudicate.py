@@ -74,12 +74,12 @@ def main():
     ap.add_argument("--base", help="a git revision to compare with")
     args = ap.parse_args()
 
-    scratch = tempfile.mkdtemp(prefix="legate-bench-")
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     builds = {"current": build(ROOT, target)}
     if args.base:
         builds[args.base] = build(checkout(args.base, target), os.path.join(target, "bench-base"))
 
+    scratch = tempfile.mkdtemp(prefix="legate-bench-")
     try:
         runs = measure(builds, args.rounds, scratch)
     finally:
