@@ -52,6 +52,18 @@ fn datc_fixtures_cover_chapter_6() {
 #[test]
 fn datc_all_cases() {
     let cases = datc_support::load_all().expect("fixtures/datc must parse");
+    run_all(&cases, "DATC");
+}
+
+#[test]
+fn real_game_positions() {
+    let cases = datc_support::load_real_games().expect("fixtures/datc/real-games.txt must parse");
+    assert!(cases.len() >= 6, "the real-game positions are missing");
+    run_all(&cases, "Real games");
+}
+
+/// Runs every case under each edition it names; fails listing every difference.
+fn run_all(cases: &[Case], label: &str) {
     let map = Map::standard();
     let mut failures = Vec::new();
     let mut summary = Vec::new();
@@ -84,7 +96,7 @@ fn datc_all_cases() {
             }
         }
         let line = format!(
-            "DATC {edition}: {run} cases, {passed} passed, {} failed",
+            "{label} {edition}: {run} cases, {passed} passed, {} failed",
             run - passed
         );
         println!("{line}");

@@ -302,6 +302,17 @@ proptest! {
             prop_assert_eq!(now.map(|u| (u.power, u.kind)), Some((attacker.power, attacker.kind)));
             prop_assert!(!adj.after.contested.contains(d.unit.location.province));
         }
+        // A move said to bounce off its own side met a unit of its own power.
+        for (r, o) in adj.resolutions.iter().zip(&orders) {
+            if let Reason::OwnUnit { at } = r.reason {
+                let mover = o.order.unit().and_then(|u| position.unit_at(u.location.province));
+                let met = position.unit_at(at);
+                prop_assert!(
+                    mover.is_some() && mover.map(|u| u.power) == met.map(|u| u.power),
+                    "{:?} said to bounce off its own side at {:?}", o.order, met
+                );
+            }
+        }
         // Units move only to where they could go: next door, or by sea between coasts.
         for a in &adj.after.units {
             let came = position.units.iter().any(|u| {
@@ -427,4 +438,173 @@ fn the_random_scenarios_contain_battles_convoys_and_retreats() {
     assert!(dislodged > 5, "{dislodged} dislodgements");
     assert!(convoyed > 0, "{convoyed} legal convoy orders");
     assert!(retreat_phases > 5, "{retreat_phases} retreat phases");
+}
+
+/// Where a fleet in `p` stands to touch the sea `s` (the right coast of a
+/// two-coast province), if it can.
+fn fleet_touching(p: Province, s: Province) -> Option<Location> {
+    let m = map();
+    let coasts = m.coasts(p);
+    if coasts.is_empty() {
+        let l = Location::from(p);
+        return m.fleet_neighbours(l).contains(s).then_some(l);
+    }
+    coasts
+        .iter()
+        .map(|&c| Location::new(p, Some(c)))
+        .find(|&l| m.fleet_neighbours(l).contains(s))
+}
+
+/// The shape of a real game's error, on every sea of the map: an army convoyed
+/// from `a` over the sea `s` to `t`, supported from `y`; the convoying fleet is
+/// supported from `x`; the fleet in `t` supports an attack on `s` from `w`.
+/// The attack on the convoy fails (2 at most against 2), so the army always
+/// dislodges the fleet in `t`, under every preset, wherever it happens.
+#[test]
+fn a_supported_convoyed_army_dislodges_a_fleet_supporting_an_attack_on_its_convoy_anywhere() {
+    let m = map();
+    let (turkey, france) = (m.power("Turkey").unwrap(), m.power("France").unwrap());
+    let mut shapes = 0;
+    for s in m.provinces().filter(|&p| m.terrain(p) == Terrain::Sea) {
+        let shore: Vec<Province> = m
+            .provinces()
+            .filter(|&p| m.terrain(p) == Terrain::Coastal && fleet_touching(p, s).is_some())
+            .collect();
+        for &a in &shore {
+            for &t in &shore {
+                if a == t || m.army_adjacent(a, t) {
+                    continue;
+                }
+                let free = |p: Province, used: &[Province]| !used.contains(&p);
+                let Some(w) = m
+                    .provinces()
+                    .find(|&p| free(p, &[a, t, s]) && fleet_touching(p, s).is_some())
+                else {
+                    continue;
+                };
+                let Some(x) = m
+                    .provinces()
+                    .find(|&p| free(p, &[a, t, s, w]) && fleet_touching(p, s).is_some())
+                else {
+                    continue;
+                };
+                let Some(y) = m.provinces().find(|&p| {
+                    free(p, &[a, t, s, w, x])
+                        && m.terrain(p) != Terrain::Sea
+                        && m.army_adjacent(p, t)
+                }) else {
+                    continue;
+                };
+                shapes += 1;
+                let (tl, wl) = (fleet_touching(t, s).unwrap(), fleet_touching(w, s).unwrap());
+                let xl = fleet_touching(x, s).unwrap();
+                let army = |p: Province| Unit {
+                    power: turkey,
+                    kind: UnitKind::Army,
+                    location: Location::from(p),
+                };
+                let fleet = |power, l| Unit {
+                    power,
+                    kind: UnitKind::Fleet,
+                    location: l,
+                };
+                let mut position = Position::initial(m);
+                position.phase = Phase::new(Season::Fall, 1909, PhaseKind::Movement);
+                position.units = vec![
+                    army(a),
+                    fleet(turkey, Location::from(s)),
+                    fleet(turkey, xl),
+                    army(y),
+                    fleet(france, tl),
+                    fleet(france, wl),
+                ];
+                let spec = |u: &Unit| UnitSpec::at(u.location);
+                let [ua, us, ux, uy, ut, uw] = position.units[..] else {
+                    unreachable!()
+                };
+                let order = |power, order| PowerOrder { power, order };
+                let orders = [
+                    order(
+                        turkey,
+                        Order::Move {
+                            unit: spec(&ua),
+                            to: Location::from(t),
+                            via_convoy: false,
+                        },
+                    ),
+                    order(
+                        turkey,
+                        Order::Convoy {
+                            unit: spec(&us),
+                            army: spec(&ua),
+                            to: Location::from(t),
+                        },
+                    ),
+                    order(
+                        turkey,
+                        Order::SupportMove {
+                            unit: spec(&uy),
+                            supported: spec(&ua),
+                            to: Location::from(t),
+                        },
+                    ),
+                    order(
+                        turkey,
+                        Order::SupportHold {
+                            unit: spec(&ux),
+                            supported: spec(&us),
+                        },
+                    ),
+                    order(
+                        france,
+                        Order::SupportMove {
+                            unit: spec(&ut),
+                            supported: spec(&uw),
+                            to: Location::from(s),
+                        },
+                    ),
+                    order(
+                        france,
+                        Order::Move {
+                            unit: spec(&uw),
+                            to: Location::from(s),
+                            via_convoy: false,
+                        },
+                    ),
+                ];
+                for edition in 0..3 {
+                    let adj = adjudicate(m, &rules(edition), &Countries, &position, &orders);
+                    let shape = format!(
+                        "A {} - {} over {} (support from {}, {}; attack from {}), edition {edition}: {:?}",
+                        m.location_code(ua.location),
+                        m.location_code(ut.location),
+                        m.location_code(us.location),
+                        m.location_code(uy.location),
+                        m.location_code(ux.location),
+                        m.location_code(uw.location),
+                        adj.resolutions
+                            .iter()
+                            .map(|r| (r.result_text(), r.reason))
+                            .collect::<Vec<_>>()
+                    );
+                    let army_in_t = adj
+                        .after
+                        .unit_at(t)
+                        .is_some_and(|u| u.power == turkey && u.kind == UnitKind::Army);
+                    assert!(army_in_t, "the army did not arrive: {shape}");
+                    assert!(
+                        adj.after.dislodged.iter().any(|d| d.unit == ut),
+                        "the fleet was not dislodged: {shape}"
+                    );
+                    assert!(
+                        adj.resolutions
+                            .iter()
+                            .all(|r| !matches!(r.reason, Reason::OwnUnit { .. })),
+                        "{shape}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(shapes > 100, "only {shapes} shapes found on the map");
 }

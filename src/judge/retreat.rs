@@ -1,6 +1,7 @@
 //! The retreat phase: dislodged units retreat or are disbanded.
 
 use super::maps::{OrderMaps, pick};
+use super::movement::step_target;
 use super::{
     Adjudication, Allegiance, Dislodged, Position, Reason, Resolution, Rules, Verdict, transition,
 };
@@ -194,40 +195,16 @@ fn check<A: Allegiance + ?Sized>(
     let Some(to) = to else {
         return (Verdict::Disband, Reason::None, Some((k, None)));
     };
-    let options = retreat_options_with(map, rules, position, d);
-    let dest = to.province;
-    let pick = match d.unit.kind {
-        UnitKind::Army => options.iter().find(|l| l.province == dest).copied(),
-        UnitKind::Fleet => {
-            let here: Vec<Location> = options
-                .iter()
-                .filter(|l| l.province == dest)
-                .copied()
-                .collect();
-            match (to.coast, here.len()) {
-                (_, 0) => None,
-                (Some(c), _) if here.iter().any(|l| l.coast == Some(c)) => {
-                    here.into_iter().find(|l| l.coast == Some(c))
-                }
-                (_, 1) => here.first().copied(),
-                _ => return void(Reason::CoastNeeded { to: dest }),
-            }
-        }
+    // The destination is checked as a move's would be (one border, coast
+    // settled), then against the provinces still open to a retreat.
+    let to = match step_target(map, rules, &d.unit, to) {
+        Ok(to) => to,
+        Err(reason) => return void(reason),
     };
-    match pick {
-        Some(l) => (Verdict::Ok, Reason::None, Some((k, Some(l)))),
-        None => {
-            let reachable = transition::on_map(map, dest)
-                && match d.unit.kind {
-                    UnitKind::Army => map.army_adjacent(at, dest),
-                    UnitKind::Fleet => map.fleet_neighbours(d.unit.location).contains(dest),
-                };
-            if reachable {
-                void(Reason::RetreatBlocked { to: dest })
-            } else {
-                void(Reason::NotAdjacent { to: dest })
-            }
-        }
+    if open_provinces(map, rules, d, closed(map, position)).contains(to.province) {
+        (Verdict::Ok, Reason::None, Some((k, Some(to))))
+    } else {
+        void(Reason::RetreatBlocked { to: to.province })
     }
 }
 

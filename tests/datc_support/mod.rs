@@ -121,6 +121,16 @@ pub fn fixture_dir() -> PathBuf {
 
 /// Every case of every `6?.txt` file, in file order (6a ... 6j).
 pub fn load_all() -> Result<Vec<Case>, String> {
+    load_files("6")
+}
+
+/// The positions from real games (`real-games.txt`), in the same format.
+pub fn load_real_games() -> Result<Vec<Case>, String> {
+    load_files("real-games")
+}
+
+/// Every case of the fixture files whose names start with `prefix`, in name order.
+fn load_files(prefix: &str) -> Result<Vec<Case>, String> {
     let dir = fixture_dir();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -128,7 +138,7 @@ pub fn load_all() -> Result<Vec<Case>, String> {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('6') && n.ends_with(".txt"))
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".txt"))
         })
         .collect();
     files.sort();

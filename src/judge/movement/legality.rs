@@ -119,7 +119,8 @@ fn ordered_unit<A: Allegiance + ?Sized>(
     Ok(unit)
 }
 
-/// Where a move goes, coast settled (DATC 4.B.1-4.B.3, 4.B.6).
+/// Where a move goes, coast settled (DATC 4.B.1-4.B.3, 4.B.6): one border
+/// crossed as [`step_target`] says, or an army's move by convoy.
 #[inline]
 fn destination(
     map: &Map,
@@ -128,6 +129,27 @@ fn destination(
     unit: &Unit,
     to: Location,
     via_convoy: bool,
+) -> Result<Location, Reason> {
+    let _ = via_convoy; // an army may be convoyed without saying so; a fleet never is
+    match step_target(map, rules, unit, to) {
+        Err(Reason::NotAdjacent { to: dest })
+            if unit.kind == UnitKind::Army
+                && convoyable(map, board, unit.location.province, dest, None) =>
+        {
+            Ok(Location::from(dest))
+        }
+        settled => settled,
+    }
+}
+
+/// Where `unit` goes when ordered over one border to `to`, coast settled, or
+/// why it cannot go there. Moves and retreats are both checked by it, so a
+/// coast the unit cannot reach is refused alike in both phases.
+pub(crate) fn step_target(
+    map: &Map,
+    rules: &Rules,
+    unit: &Unit,
+    to: Location,
 ) -> Result<Location, Reason> {
     let here = unit.location.province;
     let dest = to.province;
@@ -146,21 +168,12 @@ fn destination(
         _ => {}
     }
     match unit.kind {
-        UnitKind::Army => {
-            let plain = Location::from(dest);
-            if to.coast.is_some() && !rules.ignore_irrelevant_coast {
-                return Err(Reason::CoastUnreachable { to: dest });
-            }
-            if map.army_adjacent(here, dest) || convoyable(map, board, here, dest, None) {
-                Ok(plain)
-            } else {
-                Err(Reason::NotAdjacent { to: dest })
-            }
+        UnitKind::Army if to.coast.is_some() && !rules.ignore_irrelevant_coast => {
+            Err(Reason::CoastUnreachable { to: dest })
         }
-        UnitKind::Fleet => {
-            let _ = via_convoy; // a fleet is never convoyed; the tag changes nothing
-            fleet_destination(map, rules, unit.location, to)
-        }
+        UnitKind::Army if map.army_adjacent(here, dest) => Ok(Location::from(dest)),
+        UnitKind::Army => Err(Reason::NotAdjacent { to: dest }),
+        UnitKind::Fleet => fleet_destination(map, rules, unit.location, to),
     }
 }
 

@@ -5,6 +5,8 @@ mod board;
 mod legality;
 mod outcome;
 mod resolver;
+
+pub(super) use legality::step_target;
 #[cfg(test)]
 mod tests;
 

@@ -26,6 +26,12 @@ pub(crate) struct Resolver<'a, A: Allegiance + ?Sized> {
     /// Convoys that failed by the paradox rule.
     pub paradox: ProvinceSet,
     cycle: Cycle,
+    /// The earliest place in `cycle` of any guess read since the decision under
+    /// way began (`NO_GUESS`: none). A decision depends on a guess whenever it
+    /// reads one, also one that is already listed in the cycle: comparing the
+    /// cycle's length before and after would miss that case and settle the
+    /// decision on a guess.
+    earliest: usize,
     /// Per failed move decided without a guess: why it failed, as its final
     /// decision found it, so that explaining it need not work it out again.
     bounce: [Bounce; SPAN],
@@ -46,6 +52,8 @@ pub(crate) struct Bounce {
     pub opposing: u8,
 }
 
+const NO_GUESS: usize = usize::MAX;
+
 const NO_BOUNCE: Bounce = Bounce {
     attack: 0,
     by: Province(0),
@@ -65,16 +73,23 @@ impl Cycle {
         self.len
     }
 
-    fn contains(&self, p: Province) -> bool {
-        self.members.contains(p)
-    }
-
     fn push(&mut self, p: Province) {
         if self.len < MAX && !self.members.contains(p) {
             self.items[self.len] = p;
             self.len += 1;
             self.members.insert(p);
         }
+    }
+
+    /// Where `p` stands in the cycle, listing it first if it is not there yet.
+    fn place(&mut self, p: Province) -> usize {
+        if !self.members.contains(p) {
+            self.push(p);
+        }
+        self.items[..self.len]
+            .iter()
+            .position(|&q| q == p)
+            .unwrap_or(self.len)
     }
 
     fn get(&self, k: usize) -> Province {
@@ -113,6 +128,7 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
                 len: 0,
                 members: ProvinceSet::EMPTY,
             },
+            earliest: NO_GUESS,
             bounce: [NO_BOUNCE; SPAN],
             explained: ProvinceSet::EMPTY,
         }
@@ -163,18 +179,19 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
         match self.state[i] {
             State::Resolved => return self.result[i],
             State::Guessing => {
-                if !self.cycle.contains(p) {
-                    self.cycle.push(p);
-                }
+                let at = self.cycle.place(p);
+                self.earliest = self.earliest.min(at);
                 return self.result[i];
             }
             State::Unresolved => {}
         }
+        let outer = std::mem::replace(&mut self.earliest, NO_GUESS);
         let old_len = self.cycle.len();
         self.result[i] = false;
         self.state[i] = State::Guessing;
         let first = self.adjudicate(p);
-        if self.cycle.len() == old_len {
+        let read = std::mem::replace(&mut self.earliest, outer);
+        if read == NO_GUESS {
             // No dependency on a guess: final (unless a backup rule already settled it).
             if self.state[i] != State::Resolved {
                 self.result[i] = first;
@@ -185,8 +202,10 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
             }
             return self.result[i];
         }
-        if self.cycle.get(old_len) != p {
-            // Part of a cycle that started further up: report the guess-based result.
+        if read < old_len || self.cycle.len() == old_len || self.cycle.get(old_len) != p {
+            // Part of a cycle that started further up: report the guess-based
+            // result, and the caller depends on that guess too.
+            self.earliest = outer.min(read);
             self.cycle.push(p);
             self.result[i] = first;
             return first;
@@ -196,6 +215,7 @@ impl<'a, A: Allegiance + ?Sized> Resolver<'a, A> {
         self.result[i] = true;
         self.state[i] = State::Guessing;
         let second = self.adjudicate(p);
+        self.earliest = outer;
         if first == second {
             self.unwind(old_len);
             self.result[i] = first;
