@@ -181,10 +181,22 @@ wait_for_port() {
 	return 1
 }
 
+# The packages the servers come from, named in one line when one is missing.
+PACKAGES="dovecot-imapd dovecot-lmtpd postfix openssl"
+
+installed() {
+	command -v dovecot >/dev/null && [ -x /usr/lib/postfix/sbin/master ] &&
+		command -v openssl >/dev/null && getent passwd postfix >/dev/null
+}
+
 start() {
 	local base=${1:?BASEPORT}
 	shift
 	case $base in '' | *[!0-9]*) usage ;; esac
+	installed || {
+		echo "mail-servers: Dovecot and Postfix are not installed: apt-get install $PACKAGES (scripts/test installs them when run as root)" >&2
+		exit 3
+	}
 	mkdir -p "$D"/{dovecot,mail,postfix/spool,postfix/data}
 	chown "$VMAIL_USER:$VMAIL_GROUP" "$D/mail"
 	chown postfix "$D/postfix/data" # else Postfix's master exits without a word

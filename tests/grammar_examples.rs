@@ -10,7 +10,7 @@
 //! ```
 //! A line that gives several entries (split by `\\`) prints them joined by ` \\ `.
 //! Every canonical form is parsed again and must print the same, and orders must
-//! come back equal. `GRAMMAR_BLESS=1 cargo test --test grammar_examples` rewrites
+//! come back equal. `GRAMMAR_BLESS=1 cargo test --test pure grammar_examples::` rewrites
 //! the expectations from the parser (review the diff before committing).
 
 use std::fmt::Write as _;
