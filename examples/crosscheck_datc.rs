@@ -10,7 +10,6 @@
 //! difference not listed.
 
 #[path = "../tests/datc_support/mod.rs"]
-#[allow(dead_code)]
 mod datc_support;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -9,8 +9,8 @@ REPEAT=${REPEAT:-3}
 MAILS=${MAILS:-2000}
 SIZES=${SIZES:-"100 1000 10000"}
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet
-BIN=$PWD/target/release/legate
+cargo build --profile dist --locked --quiet
+BIN=$PWD/target/dist/legate
 DIR=${1:-$(mktemp -d)}
 mkdir -p "$DIR"
 for n in $SIZES; do

@@ -2,7 +2,7 @@
 //! echoes, which sign-on a refusal points to, and how wrong passwords are
 //! counted and limited per game.
 
-mod engine_common;
+use crate::engine_common;
 
 use chrono::Duration;
 use engine_common::*;

@@ -1,7 +1,7 @@
 //! The Agora Birthday Tournament played by mail through the engine: real
 //! SQLite files, mail-shaped text in, the outbox checked per recipient.
 
-mod engine_common;
+use crate::engine_common;
 
 use chrono::Duration;
 use engine_common::*;

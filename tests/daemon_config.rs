@@ -1,6 +1,6 @@
 //! What the daemon's configuration changes in the judge it runs.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use hardening_common::*;
 

@@ -8,7 +8,7 @@
 //! Trials (kills attempted): 20 by default; `LEGATE_CRASH_TRIALS=200` for the
 //! long run described in docs/hardening.md.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

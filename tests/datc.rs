@@ -2,7 +2,7 @@
 //! adjudicator: under the 2023 rules always, and under 2000 and 1971 where a case
 //! says what those editions give. Every difference of every case is reported.
 
-mod datc_support;
+use crate::datc_support;
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -21,7 +21,7 @@ use legate::mail::outbound::SmtpOutbound;
 use mail_parser::{Message, MessageParser, MimeHeaders};
 use tokio::time::Instant;
 
-mod hardening_common;
+use crate::hardening_common;
 use hardening_common::{GM as MASTER, JUDGE, POWERS, t};
 
 const GAME: &str = "e2e";

@@ -1,6 +1,6 @@
 //! Whole games through the engine API, with a test clock.
 
-mod engine_common;
+use crate::engine_common;
 
 use chrono::Duration;
 use engine_common::*;

@@ -1,7 +1,7 @@
 //! Mail bodies as players write them, through the grammar into the engine;
 //! and a stored mail applied only once.
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::Request;

@@ -5,7 +5,7 @@
 //! The disk-full test needs root (it mounts a small tmpfs); the IMAP test needs
 //! Dovecot and Postfix (scripts/mail-servers.sh), as the end-to-end tests do.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -4,7 +4,7 @@
 //! the Gamemaster's PROCESS. Boards the rules need but openings do not give
 //! are set up by editing the stored game, as a Gamemaster's adjustment would.
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::model::Status;

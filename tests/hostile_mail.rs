@@ -2,7 +2,7 @@
 //! a SQLite file, `run_once`, a Maildir outbox. Every mail the judge sends is parsed
 //! back and its header list checked, so text from players can never add a field.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -3,7 +3,7 @@
 //! real SQLite file. Each rule's worked example from the rule text, the rules
 //! alone and together.
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::Applied;

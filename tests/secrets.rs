@@ -3,7 +3,7 @@
 //! Maildir outbox). Before the deadline nobody sees another power's orders or press
 //! not addressed to them; passwords are kept only as argon2 hashes and never sent.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use chrono::Duration;
 use hardening_common::*;

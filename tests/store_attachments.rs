@@ -1,7 +1,7 @@
 //! The board picture of a results mail: drawn once per distinct view, stored
 //! once however many members it goes to.
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::Request;

@@ -3,7 +3,7 @@
 //! rule 3, orders naming maps (rule 4), the results with the map used and the
 //! years BC, and no mail disclosing a map (rule 4.3).
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::model::Status;

@@ -1,7 +1,8 @@
 //! Test group `engine`: The engine and the daemon over real SQLite files and Maildir folders: games by mail, every variant, the store, hostile mail, kill -9 trials of the daemon. No mail servers.
-//! Each file below is also readable on its own; `tests/groups/README.md` says
-//! how the test files are grouped into binaries and why.
+//! `tests/groups/README.md` says how the test files are grouped into binaries
+//! and why.
 
+// Helpers shared by the files of the group, compiled once.
 #[path = "../accounts.rs"]
 mod accounts;
 #[path = "../agora_engine.rs"]
@@ -16,10 +17,14 @@ mod daemon_crash;
 mod draw_ahead;
 #[path = "../engine.rs"]
 mod engine;
+#[path = "../engine_common/mod.rs"]
+mod engine_common;
 #[path = "../engine_text.rs"]
 mod engine_text;
 #[path = "../gtd_engine.rs"]
 mod gtd_engine;
+#[path = "../hardening_common/mod.rs"]
+mod hardening_common;
 #[path = "../hostile_mail.rs"]
 mod hostile_mail;
 #[path = "../masters_engine.rs"]

@@ -1,10 +1,13 @@
 //! Test group `mail`: The mail layer and whole games against real Dovecot (IMAP) and Postfix (SMTP) started on loopback by scripts/mail-servers.sh.
-//! Each file below is also readable on its own; `tests/groups/README.md` says
-//! how the test files are grouped into binaries and why.
+//! `tests/groups/README.md` says how the test files are grouped into binaries
+//! and why.
 
+// Helpers shared by the files of the group, compiled once.
 #[path = "../e2e.rs"]
 mod e2e;
 #[path = "../faults.rs"]
 mod faults;
+#[path = "../hardening_common/mod.rs"]
+mod hardening_common;
 #[path = "../mail_servers.rs"]
 mod mail_servers;

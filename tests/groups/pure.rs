@@ -1,7 +1,8 @@
 //! Test group `pure`: The pure core: the DATC, the judge, the grammar, the map, the variants' rules, reports and the JSON interface. No database, no mail servers.
-//! Each file below is also readable on its own; `tests/groups/README.md` says
-//! how the test files are grouped into binaries and why.
+//! `tests/groups/README.md` says how the test files are grouped into binaries
+//! and why.
 
+// Helpers shared by the files of the group, compiled once.
 #[path = "../adjudicate_cli.rs"]
 mod adjudicate_cli;
 #[path = "../agora.rs"]
@@ -10,6 +11,8 @@ mod agora;
 mod clock;
 #[path = "../datc.rs"]
 mod datc;
+#[path = "../datc_support/mod.rs"]
+mod datc_support;
 #[path = "../grammar_examples.rs"]
 mod grammar_examples;
 #[path = "../grammar_props.rs"]
