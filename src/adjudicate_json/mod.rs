@@ -1,12 +1,23 @@
 //! The JSON form of one phase to adjudicate and of its result: the stable machine
 //! interface of `legate adjudicate` (see `docs/adjudicate-json.md`).
 //!
-//! Pure: it turns a `serde_json::Value` into a `Position` and orders, and an
-//! `Adjudication` back into a `Value`. Reading never panics: every defect of the
-//! document becomes an `InputError` naming the field, such as
+//! Pure: it turns the text of a document into a `Position` and orders, and an
+//! `Adjudication` back into the text of the result. Reading never panics: every
+//! defect of the document becomes an `InputError` naming the field, such as
 //! `units.FRANCE[1]: unknown province "XYZ"`. An order text the grammar cannot
 //! read is not a defect of the document: it is an order that fails (`void`).
+//!
+//! The way through, as fast as the judge it wraps: the document deserialised
+//! into typed fields borrowed from its text (`doc`), places found by their
+//! codes (`places`), orders spelled as the contract spells them read without
+//! the grammar (`canonical`), the result written straight into one buffer
+//! (`write`). A document of another shape is read again as a
+//! `serde_json::Value`, by the same reader, which names its first defect.
 
+mod batch;
+mod canonical;
+mod doc;
+mod places;
 mod read;
 #[cfg(test)]
 mod tests;
@@ -18,6 +29,7 @@ use crate::judge::Position;
 use crate::map::Power;
 use crate::orders::PowerOrder;
 
+pub use batch::Batch;
 pub use read::{OrderReader, read_request};
 pub use write::{order_text, result_text, write_result};
 
@@ -46,29 +58,30 @@ impl InputError {
 
 /// What one order of the document became before adjudication.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
+enum Entry<'a> {
     /// Read; `orders[index]` of the request.
     Read { index: usize },
     /// The grammar could not read it; the text and why.
-    Unread { text: String, why: String },
+    Unread { text: &'a str, why: String },
 }
 
 /// A document, read: the position, the orders that could be read, and for each
-/// power the orders as written, in the document's order.
+/// power the orders as written, in the document's order. It borrows the
+/// order texts from the document.
 #[derive(Debug, Clone)]
-pub struct Request {
+pub struct Request<'a> {
     pub position: Position,
     pub orders: Vec<PowerOrder>,
     /// The text of `orders[i]` as written.
-    pub order_texts: Vec<String>,
-    entries: Vec<(Power, Entry)>,
+    pub order_texts: Vec<&'a str>,
+    entries: Vec<(Power, Entry<'a>)>,
 }
 
-impl Request {
+impl Request<'_> {
     /// Orders the grammar could not read: `(power, text, why)`.
     pub fn unread(&self) -> impl Iterator<Item = (Power, &str, &str)> {
         self.entries.iter().filter_map(|(p, e)| match e {
-            Entry::Unread { text, why } => Some((*p, text.as_str(), why.as_str())),
+            Entry::Unread { text, why } => Some((*p, *text, why.as_str())),
             Entry::Read { .. } => None,
         })
     }

@@ -1,7 +1,15 @@
 //! Reading a position document, field by field, with the path of every defect.
+//!
+//! One reader, two sources: the typed fields of a well-formed line (`doc.rs`,
+//! the fast way) and a `serde_json::Value` (any document; its shape is checked
+//! here as each field is reached). The checks run in one fixed order, so the
+//! first defect named is the same whichever source the document came from.
 
 use serde_json::Value;
 
+use super::canonical;
+use super::doc::{DislodgedDoc, Doc, PerPower as PerPowerDoc, Str};
+use super::places::Places;
 use super::{Entry, InputError, Request};
 use crate::judge::{Dislodged, Position, Unit};
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
@@ -13,36 +21,110 @@ use crate::phase::{Phase, PhaseKind};
 pub type OrderReader<'a> =
     &'a dyn Fn(&Map, PhaseKind, &str) -> Result<(Option<Power>, Order), String>;
 
+const FIELDS: [&str; 8] = [
+    "variant",
+    "phase",
+    "units",
+    "supply_centers",
+    "home_centers",
+    "dislodged",
+    "contested",
+    "orders",
+];
+
 /// Reads a document. `parse` reads one order text (the order grammar).
-pub fn read_request(map: &Map, doc: &Value, parse: OrderReader<'_>) -> Result<Request, InputError> {
-    let top = doc
-        .as_object()
-        .ok_or_else(|| InputError::new("document", "expected a JSON object"))?;
-    const FIELDS: [&str; 8] = [
-        "variant",
-        "phase",
-        "units",
-        "supply_centers",
-        "home_centers",
-        "dislodged",
-        "contested",
-        "orders",
-    ];
-    if let Some(key) = top.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err(InputError::new(
-            key.as_str(),
-            format!("unknown field (expected one of {})", FIELDS.join(", ")),
-        ));
+pub fn read_request<'v>(
+    map: &Map,
+    doc: &'v Value,
+    parse: OrderReader<'_>,
+) -> Result<Request<'v>, InputError> {
+    read(map, &Places::new(map), doc, parse)
+}
+
+/// A field of the document: left out, of the wrong JSON type, or given.
+pub(super) enum Field<T> {
+    Absent,
+    Wrong,
+    Given(T),
+}
+
+/// The fields of the contract, in the order of `FIELDS`.
+#[derive(Copy, Clone)]
+pub(super) enum Name {
+    Variant,
+    Phase,
+    Units,
+    SupplyCenters,
+    HomeCenters,
+    Dislodged,
+    Contested,
+    Orders,
+}
+
+impl Name {
+    fn key(self) -> &'static str {
+        FIELDS[self as usize]
     }
-    read_variant(top.get("variant"))?;
-    let phase = read_phase(top.get("phase"))?;
-    let reader = Reader { map };
-    let units = reader.units(top.get("units"))?;
-    let owners = reader.owners(top.get("supply_centers"), phase)?;
-    let homes = reader.homes(top.get("home_centers"))?;
-    let dislodged = reader.dislodged(top.get("dislodged"))?;
-    let contested = reader.province_list("contested", top.get("contested"))?;
-    let (orders, order_texts, entries) = reader.orders(top.get("orders"), phase.kind, parse)?;
+}
+
+/// `(key as written, its list or `None` when it is not a list)` per power.
+type Lists<'s, T> = Vec<(&'s str, Option<&'s [T]>)>;
+
+/// A document as the reader sees it: each field with its JSON type checked,
+/// nothing more (the reader makes the messages).
+pub(super) trait Source<'s> {
+    /// A string of a list (a `Value` may be something else).
+    type Item: Item + 's;
+    type Dislodged: DislodgedItem + 's;
+    /// `Err`: not an object; else a key that is not a field of the contract
+    /// (the first in key order).
+    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()>;
+    fn text(&'s self, field: Name) -> Field<&'s str>;
+    fn lists(&'s self, field: Name) -> Field<Lists<'s, Self::Item>>;
+    fn dislodged(&'s self) -> Field<Lists<'s, Self::Dislodged>>;
+    fn list(&'s self, field: Name) -> Field<&'s [Self::Item]>;
+}
+
+pub(super) trait Item {
+    fn text(&self) -> Option<&str>;
+}
+
+pub(super) trait DislodgedItem {
+    /// `Err(None)`: not an object; `Err(Some(key))`: the first unknown key.
+    fn shape(&self) -> Result<(), Option<&str>>;
+    fn unit(&self) -> Field<&str>;
+    fn attacker_from(&self) -> Field<&str>;
+    /// `None` when neither true, false nor null.
+    fn via_convoy(&self) -> Option<bool>;
+}
+
+/// Reads a document from either source.
+pub(super) fn read<'s, S: Source<'s>>(
+    map: &Map,
+    places: &Places,
+    doc: &'s S,
+    parse: OrderReader<'_>,
+) -> Result<Request<'s>, InputError> {
+    match doc.unknown_field() {
+        Err(()) => return Err(InputError::new("document", "expected a JSON object")),
+        Ok(Some(key)) => {
+            return Err(InputError::new(
+                key,
+                format!("unknown field (expected one of {})", FIELDS.join(", ")),
+            ));
+        }
+        Ok(None) => {}
+    }
+    read_variant(doc.text(Name::Variant))?;
+    let phase = read_phase(doc.text(Name::Phase))?;
+    let reader = Reader { map, places };
+    let units = reader.units(doc.lists(Name::Units))?;
+    let owners = reader.owners(doc.lists(Name::SupplyCenters), phase)?;
+    let homes = reader.homes(doc.lists(Name::HomeCenters))?;
+    let dislodged = reader.dislodged(doc.dislodged())?;
+    let contested = reader.province_list("contested", doc.list(Name::Contested))?;
+    let (orders, order_texts, entries) =
+        reader.orders(doc.lists(Name::Orders), phase.kind, parse)?;
     let retreat = phase.kind == PhaseKind::Retreat;
     let position = Position {
         phase,
@@ -64,23 +146,23 @@ pub fn read_request(map: &Map, doc: &Value, parse: OrderReader<'_>) -> Result<Re
     })
 }
 
-fn read_variant(value: Option<&Value>) -> Result<(), InputError> {
+fn read_variant(value: Field<&str>) -> Result<(), InputError> {
     match value {
-        None => Ok(()),
-        Some(Value::String(s)) if s.eq_ignore_ascii_case("standard") => Ok(()),
-        Some(Value::String(s)) => Err(InputError::new(
+        Field::Absent => Ok(()),
+        Field::Given(s) if s.eq_ignore_ascii_case("standard") => Ok(()),
+        Field::Given(s) => Err(InputError::new(
             "variant",
             format!("unknown variant {s:?} (only \"standard\")"),
         )),
-        Some(_) => Err(InputError::new("variant", "expected a string")),
+        Field::Wrong => Err(InputError::new("variant", "expected a string")),
     }
 }
 
-fn read_phase(value: Option<&Value>) -> Result<Phase, InputError> {
+fn read_phase(value: Field<&str>) -> Result<Phase, InputError> {
     let text = match value {
-        None => return Err(InputError::new("phase", "missing")),
-        Some(Value::String(s)) => s,
-        Some(_) => {
+        Field::Absent => return Err(InputError::new("phase", "missing")),
+        Field::Given(s) => s,
+        Field::Wrong => {
             return Err(InputError::new(
                 "phase",
                 "expected a string such as \"S1901M\"",
@@ -97,87 +179,102 @@ fn read_phase(value: Option<&Value>) -> Result<Phase, InputError> {
 
 struct Reader<'m> {
     map: &'m Map,
+    places: &'m Places,
 }
 
-/// `{"POWER": [...], ...}` as `(field path of the power, power, items)`.
-type PerPower<'v> = Vec<(String, Power, &'v Vec<Value>)>;
+/// `(key as written, power, items)` per power, every key checked.
+type PerPower<'s, T> = Vec<(&'s str, Power, &'s [T])>;
+
+/// `field.KEY[i]`: where an item is, spelled only for an error.
+fn at(field: &str, key: &str, i: usize) -> String {
+    format!("{field}.{key}[{i}]")
+}
+
+fn string<'s, I: Item>(path: impl FnOnce() -> String, item: &'s I) -> Result<&'s str, InputError> {
+    item.text()
+        .ok_or_else(|| InputError::new(path(), "expected a string"))
+}
 
 impl Reader<'_> {
-    fn per_power<'v>(
+    fn per_power<'s, T>(
         &self,
         field: &str,
-        value: Option<&'v Value>,
-    ) -> Result<PerPower<'v>, InputError> {
-        let Some(value) = value else {
-            return Ok(Vec::new());
+        value: Field<Lists<'s, T>>,
+    ) -> Result<PerPower<'s, T>, InputError> {
+        let lists = match value {
+            Field::Absent => return Ok(Vec::new()),
+            Field::Wrong => {
+                return Err(InputError::new(
+                    field,
+                    "expected an object of powers, such as {\"FRANCE\": [...]}",
+                ));
+            }
+            Field::Given(lists) => lists,
         };
-        let object = value.as_object().ok_or_else(|| {
-            InputError::new(
-                field,
-                "expected an object of powers, such as {\"FRANCE\": [...]}",
-            )
-        })?;
-        let mut out = Vec::with_capacity(object.len());
-        for (name, items) in object {
-            let path = format!("{field}.{name}");
+        let mut out = Vec::with_capacity(lists.len());
+        for (name, items) in lists {
+            let path = || format!("{field}.{name}");
             let power = self
-                .map
                 .power(name)
-                .ok_or_else(|| InputError::new(&path, format!("unknown power {name:?}")))?;
-            let items = items
-                .as_array()
-                .ok_or_else(|| InputError::new(&path, "expected a list"))?;
-            out.push((path, power, items));
+                .ok_or_else(|| InputError::new(path(), format!("unknown power {name:?}")))?;
+            let items = items.ok_or_else(|| InputError::new(path(), "expected a list"))?;
+            out.push((name, power, items));
         }
         Ok(out)
     }
 
-    fn string<'v>(field: &str, value: &'v Value) -> Result<&'v str, InputError> {
-        value
-            .as_str()
-            .ok_or_else(|| InputError::new(field, "expected a string"))
+    /// A power by its upper-case name first, then as `Map::power` reads it.
+    fn power(&self, name: &str) -> Option<Power> {
+        let exact = self
+            .map
+            .powers()
+            .iter()
+            .position(|p| p.name.len() == name.len() && p.name.eq_ignore_ascii_case(name));
+        exact
+            .map(|i| Power(i as u8))
+            .or_else(|| self.map.power(name))
     }
 
-    fn province(&self, field: &str, text: &str) -> Result<Province, InputError> {
-        let loc = self.location(field, text)?;
+    fn location(&self, text: &str) -> Result<Location, String> {
+        self.places
+            .lookup(self.map, text)
+            .ok_or_else(|| format!("unknown province {text:?}"))
+    }
+
+    fn province(&self, text: &str) -> Result<Province, String> {
+        let loc = self.location(text)?;
         if loc.coast.is_some() {
-            return Err(InputError::new(
-                field,
-                format!("{text:?}: expected a province, without a coast"),
-            ));
+            return Err(format!("{text:?}: expected a province, without a coast"));
         }
         Ok(loc.province)
     }
 
-    fn location(&self, field: &str, text: &str) -> Result<Location, InputError> {
-        self.map
-            .lookup(text)
-            .ok_or_else(|| InputError::new(field, format!("unknown province {text:?}")))
+    /// A supply center, spelled `text`.
+    fn center(&self, text: &str) -> Result<Province, String> {
+        let p = self.province(text)?;
+        if !self.map.is_supply_center(p) {
+            return Err(format!("{text:?} is not a supply center"));
+        }
+        Ok(p)
     }
 
     /// `"A PAR"`, `"F STP/SC"`.
-    fn unit(&self, field: &str, power: Power, text: &str) -> Result<Unit, InputError> {
+    fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
         let trimmed = text.trim();
         let (kind, place) = trimmed.split_once(char::is_whitespace).ok_or_else(|| {
-            InputError::new(
-                field,
-                format!("{text:?}: expected a unit such as \"A PAR\" or \"F STP/SC\""),
-            )
+            format!("{text:?}: expected a unit such as \"A PAR\" or \"F STP/SC\"")
         })?;
-        let kind = match kind.to_ascii_uppercase().as_str() {
-            "A" | "ARMY" => UnitKind::Army,
-            "F" | "FLEET" => UnitKind::Fleet,
-            _ => {
-                return Err(InputError::new(
-                    field,
-                    format!("{text:?}: the unit type is A or F"),
-                ));
-            }
+        let kind = if kind.eq_ignore_ascii_case("a") || kind.eq_ignore_ascii_case("army") {
+            UnitKind::Army
+        } else if kind.eq_ignore_ascii_case("f") || kind.eq_ignore_ascii_case("fleet") {
+            UnitKind::Fleet
+        } else {
+            return Err(format!("{text:?}: the unit type is A or F"));
         };
-        let location = self.location(field, place)?;
+        let location = self.location(place)?;
         if !self.map.can_stand(kind, location) {
             let place = self.map.location_code(location);
-            let why = match kind {
+            return Err(match kind {
                 UnitKind::Fleet if !self.map.coasts(location.province).is_empty() => {
                     format!("a fleet in {place} must name its coast")
                 }
@@ -189,8 +286,7 @@ impl Reader<'_> {
                     kind.letter(),
                     kind.name().to_lowercase()
                 ),
-            };
-            return Err(InputError::new(field, why));
+            });
         }
         Ok(Unit {
             power,
@@ -199,19 +295,21 @@ impl Reader<'_> {
         })
     }
 
-    fn units(&self, value: Option<&Value>) -> Result<Vec<Unit>, InputError> {
-        let Some(value) = value else {
+    fn units<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<Unit>, InputError> {
+        if let Field::Absent = value {
             return Err(InputError::new("units", "missing"));
-        };
-        let mut units: Vec<Unit> = Vec::new();
-        for (path, power, items) in self.per_power("units", Some(value))? {
+        }
+        let mut units: Vec<Unit> = Vec::with_capacity(40);
+        for (key, power, items) in self.per_power("units", value)? {
             for (i, item) in items.iter().enumerate() {
-                let field = format!("{path}[{i}]");
-                let unit = self.unit(&field, power, Self::string(&field, item)?)?;
+                let path = || at("units", key, i);
+                let unit = self
+                    .unit(power, string(path, item)?)
+                    .map_err(|m| InputError::new(path(), m))?;
                 if let Some(other) = units.iter().find(|u| u.province() == unit.province()) {
                     let name = &self.map.power_info(other.power).name;
                     return Err(InputError::new(
-                        field,
+                        path(),
                         format!(
                             "{} is already occupied by a {} unit",
                             self.map.location_code(unit.province().into()),
@@ -225,36 +323,30 @@ impl Reader<'_> {
         Ok(units)
     }
 
-    fn owners(
+    fn owners<I: Item>(
         &self,
-        value: Option<&Value>,
+        value: Field<Lists<'_, I>>,
         phase: Phase,
     ) -> Result<Vec<Option<Power>>, InputError> {
-        if value.is_none() && phase.kind == PhaseKind::Adjustment {
+        if matches!(value, Field::Absent) && phase.kind == PhaseKind::Adjustment {
             return Err(InputError::new(
                 "supply_centers",
                 "missing (an adjustment phase needs the owners)",
             ));
         }
         let mut owners = vec![None; self.map.province_count()];
-        for (path, power, items) in self.per_power("supply_centers", value)? {
+        for (key, power, items) in self.per_power("supply_centers", value)? {
             for (i, item) in items.iter().enumerate() {
-                let field = format!("{path}[{i}]");
-                let text = Self::string(&field, item)?;
-                let p = self.province(&field, text)?;
-                if !self.map.is_supply_center(p) {
-                    return Err(InputError::new(
-                        field,
-                        format!("{text:?} is not a supply center"),
-                    ));
-                }
+                let path = || at("supply_centers", key, i);
+                let text = string(path, item)?;
+                let p = self.center(text).map_err(|m| InputError::new(path(), m))?;
                 let slot = &mut owners[p.0 as usize];
                 if let Some(other) = *slot {
                     let what = format!(
                         "{text:?} is also owned by {}",
                         self.map.power_info(other).name
                     );
-                    return Err(InputError::new(field, what));
+                    return Err(InputError::new(path(), what));
                 }
                 *slot = Some(power);
             }
@@ -262,70 +354,64 @@ impl Reader<'_> {
         Ok(owners)
     }
 
-    fn homes(&self, value: Option<&Value>) -> Result<Vec<ProvinceSet>, InputError> {
+    fn homes<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<ProvinceSet>, InputError> {
         let mut homes: Vec<ProvinceSet> = self
             .map
             .powers()
             .iter()
             .map(|info| info.home_centers.iter().copied().collect())
             .collect();
-        for (path, power, items) in self.per_power("home_centers", value)? {
+        for (key, power, items) in self.per_power("home_centers", value)? {
             let mut set = ProvinceSet::EMPTY;
             for (i, item) in items.iter().enumerate() {
-                let field = format!("{path}[{i}]");
-                let text = Self::string(&field, item)?;
-                let p = self.province(&field, text)?;
-                if !self.map.is_supply_center(p) {
-                    return Err(InputError::new(
-                        field,
-                        format!("{text:?} is not a supply center"),
-                    ));
-                }
-                set.insert(p);
+                let path = || at("home_centers", key, i);
+                let text = string(path, item)?;
+                set.insert(self.center(text).map_err(|m| InputError::new(path(), m))?);
             }
             homes[power.0 as usize] = set;
         }
         Ok(homes)
     }
 
-    fn dislodged(&self, value: Option<&Value>) -> Result<Vec<Dislodged>, InputError> {
+    fn dislodged<D: DislodgedItem>(
+        &self,
+        value: Field<Lists<'_, D>>,
+    ) -> Result<Vec<Dislodged>, InputError> {
         let mut out: Vec<Dislodged> = Vec::new();
-        for (path, power, items) in self.per_power("dislodged", value)? {
+        for (key, power, items) in self.per_power("dislodged", value)? {
             for (i, item) in items.iter().enumerate() {
-                let field = format!("{path}[{i}]");
-                let object = item.as_object().ok_or_else(|| {
-                    InputError::new(
-                        &field,
-                        "expected {\"unit\": \"A MUN\", \"attacker_from\": \"BUR\"}",
-                    )
-                })?;
-                if let Some(key) = object
-                    .keys()
-                    .find(|k| !["unit", "attacker_from", "via_convoy"].contains(&k.as_str()))
-                {
-                    return Err(InputError::new(format!("{field}.{key}"), "unknown field"));
-                }
-                let unit_field = format!("{field}.unit");
-                let unit_text = object
-                    .get("unit")
-                    .ok_or_else(|| InputError::new(&unit_field, "missing"))?;
-                let unit = self.unit(&unit_field, power, Self::string(&unit_field, unit_text)?)?;
-                let from_field = format!("{field}.attacker_from");
-                let from_text = object
-                    .get("attacker_from")
-                    .ok_or_else(|| InputError::new(&from_field, "missing"))?;
-                let attacker_from =
-                    self.province(&from_field, Self::string(&from_field, from_text)?)?;
-                let via_convoy = match object.get("via_convoy") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(_) => {
+                let field = at("dislodged", key, i);
+                match item.shape() {
+                    Ok(()) => {}
+                    Err(None) => {
                         return Err(InputError::new(
-                            format!("{field}.via_convoy"),
-                            "expected true or false",
+                            &field,
+                            "expected {\"unit\": \"A MUN\", \"attacker_from\": \"BUR\"}",
                         ));
                     }
+                    Err(Some(key)) => {
+                        return Err(InputError::new(format!("{field}.{key}"), "unknown field"));
+                    }
+                }
+                let unit_field = format!("{field}.unit");
+                let unit = match item.unit() {
+                    Field::Absent => return Err(InputError::new(&unit_field, "missing")),
+                    Field::Wrong => return Err(InputError::new(&unit_field, "expected a string")),
+                    Field::Given(text) => self
+                        .unit(power, text)
+                        .map_err(|m| InputError::new(&unit_field, m))?,
                 };
+                let from_field = format!("{field}.attacker_from");
+                let attacker_from = match item.attacker_from() {
+                    Field::Absent => return Err(InputError::new(&from_field, "missing")),
+                    Field::Wrong => return Err(InputError::new(&from_field, "expected a string")),
+                    Field::Given(text) => self
+                        .province(text)
+                        .map_err(|m| InputError::new(&from_field, m))?,
+                };
+                let via_convoy = item.via_convoy().ok_or_else(|| {
+                    InputError::new(format!("{field}.via_convoy"), "expected true or false")
+                })?;
                 if attacker_from == unit.province() {
                     return Err(InputError::new(
                         from_field,
@@ -348,48 +434,56 @@ impl Reader<'_> {
         Ok(out)
     }
 
-    fn province_list(&self, field: &str, value: Option<&Value>) -> Result<ProvinceSet, InputError> {
-        let Some(value) = value else {
-            return Ok(ProvinceSet::EMPTY);
+    fn province_list<I: Item>(
+        &self,
+        field: &str,
+        value: Field<&[I]>,
+    ) -> Result<ProvinceSet, InputError> {
+        let items = match value {
+            Field::Absent => return Ok(ProvinceSet::EMPTY),
+            Field::Wrong => {
+                return Err(InputError::new(field, "expected a list of provinces"));
+            }
+            Field::Given(items) => items,
         };
-        let items = value
-            .as_array()
-            .ok_or_else(|| InputError::new(field, "expected a list of provinces"))?;
         let mut set = ProvinceSet::EMPTY;
         for (i, item) in items.iter().enumerate() {
-            let path = format!("{field}[{i}]");
-            set.insert(self.province(&path, Self::string(&path, item)?)?);
+            let path = || format!("{field}[{i}]");
+            let text = string(path, item)?;
+            set.insert(
+                self.province(text)
+                    .map_err(|m| InputError::new(path(), m))?,
+            );
         }
         Ok(set)
     }
 
     #[allow(clippy::type_complexity)]
-    fn orders(
+    fn orders<'s, I: Item>(
         &self,
-        value: Option<&Value>,
+        value: Field<Lists<'s, I>>,
         kind: PhaseKind,
         parse: OrderReader<'_>,
-    ) -> Result<(Vec<PowerOrder>, Vec<String>, Vec<(Power, Entry)>), InputError> {
-        let mut orders = Vec::new();
-        let mut texts = Vec::new();
-        let mut entries = Vec::new();
-        for (path, power, items) in self.per_power("orders", value)? {
+    ) -> Result<(Vec<PowerOrder>, Vec<&'s str>, Vec<(Power, Entry<'s>)>), InputError> {
+        let lists = self.per_power("orders", value)?;
+        let count = lists.iter().map(|(_, _, items)| items.len()).sum();
+        let mut orders = Vec::with_capacity(count);
+        let mut texts = Vec::with_capacity(count);
+        let mut entries = Vec::with_capacity(count);
+        for (key, power, items) in lists {
             for (i, item) in items.iter().enumerate() {
-                let field = format!("{path}[{i}]");
-                let text = Self::string(&field, item)?;
-                match parse(self.map, kind, text) {
+                let text = string(|| at("orders", key, i), item)?;
+                let read = match canonical::read(self.map, self.places, kind, text) {
+                    Some(order) => Ok((None, order)),
+                    None => parse(self.map, kind, text),
+                };
+                match read {
                     Ok((Some(named), _)) if named != power => {
                         let why = format!(
                             "the order is for {}",
                             self.map.power_info(named).name.to_uppercase()
                         );
-                        entries.push((
-                            power,
-                            Entry::Unread {
-                                text: text.to_string(),
-                                why,
-                            },
-                        ));
+                        entries.push((power, Entry::Unread { text, why }));
                     }
                     Ok((_, order)) => {
                         entries.push((
@@ -399,18 +493,182 @@ impl Reader<'_> {
                             },
                         ));
                         orders.push(PowerOrder { power, order });
-                        texts.push(text.to_string());
+                        texts.push(text);
                     }
-                    Err(why) => entries.push((
-                        power,
-                        Entry::Unread {
-                            text: text.to_string(),
-                            why,
-                        },
-                    )),
+                    Err(why) => entries.push((power, Entry::Unread { text, why })),
                 }
             }
         }
         Ok((orders, texts, entries))
+    }
+}
+
+// The two sources.
+
+impl Item for Value {
+    fn text(&self) -> Option<&str> {
+        self.as_str()
+    }
+}
+
+impl Item for Str<'_> {
+    fn text(&self) -> Option<&str> {
+        Some(&self.0)
+    }
+}
+
+fn value_text(value: Option<&Value>) -> Field<&str> {
+    match value {
+        None => Field::Absent,
+        Some(Value::String(s)) => Field::Given(s),
+        Some(_) => Field::Wrong,
+    }
+}
+
+impl DislodgedItem for Value {
+    fn shape(&self) -> Result<(), Option<&str>> {
+        let object = self.as_object().ok_or(None)?;
+        match object
+            .keys()
+            .find(|k| !["unit", "attacker_from", "via_convoy"].contains(&k.as_str()))
+        {
+            Some(key) => Err(Some(key)),
+            None => Ok(()),
+        }
+    }
+
+    fn unit(&self) -> Field<&str> {
+        value_text(self.get("unit"))
+    }
+
+    fn attacker_from(&self) -> Field<&str> {
+        value_text(self.get("attacker_from"))
+    }
+
+    fn via_convoy(&self) -> Option<bool> {
+        match self.get("via_convoy") {
+            None | Some(Value::Null) => Some(false),
+            Some(Value::Bool(b)) => Some(*b),
+            Some(_) => None,
+        }
+    }
+}
+
+fn value_lists(value: Option<&Value>) -> Field<Lists<'_, Value>> {
+    match value.map(Value::as_object) {
+        None => Field::Absent,
+        Some(None) => Field::Wrong,
+        Some(Some(object)) => Field::Given(
+            object
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_array().map(Vec::as_slice)))
+                .collect(),
+        ),
+    }
+}
+
+impl<'s> Source<'s> for Value {
+    type Item = Value;
+    type Dislodged = Value;
+
+    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
+        let top = self.as_object().ok_or(())?;
+        Ok(top
+            .keys()
+            .find(|k| !FIELDS.contains(&k.as_str()))
+            .map(String::as_str))
+    }
+
+    fn text(&'s self, field: Name) -> Field<&'s str> {
+        value_text(self.get(field.key()))
+    }
+
+    fn lists(&'s self, field: Name) -> Field<Lists<'s, Value>> {
+        value_lists(self.get(field.key()))
+    }
+
+    fn dislodged(&'s self) -> Field<Lists<'s, Value>> {
+        value_lists(self.get(Name::Dislodged.key()))
+    }
+
+    fn list(&'s self, field: Name) -> Field<&'s [Value]> {
+        match self.get(field.key()).map(Value::as_array) {
+            None => Field::Absent,
+            Some(None) => Field::Wrong,
+            Some(Some(items)) => Field::Given(items),
+        }
+    }
+}
+
+impl DislodgedItem for DislodgedDoc<'_> {
+    fn shape(&self) -> Result<(), Option<&str>> {
+        Ok(())
+    }
+
+    fn unit(&self) -> Field<&str> {
+        Field::Given(&self.unit.0)
+    }
+
+    fn attacker_from(&self) -> Field<&str> {
+        Field::Given(&self.attacker_from.0)
+    }
+
+    fn via_convoy(&self) -> Option<bool> {
+        Some(self.via_convoy)
+    }
+}
+
+fn doc_lists<'s, T>(lists: &'s Option<PerPowerDoc<'_, T>>) -> Field<Lists<'s, T>> {
+    match lists {
+        None => Field::Absent,
+        Some(lists) => Field::Given(
+            lists
+                .0
+                .iter()
+                .map(|(k, items)| (&*k.0, Some(items.as_slice())))
+                .collect(),
+        ),
+    }
+}
+
+impl<'s, 'a: 's> Source<'s> for Doc<'a> {
+    type Item = Str<'a>;
+    type Dislodged = DislodgedDoc<'a>;
+
+    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
+        Ok(None)
+    }
+
+    fn text(&'s self, field: Name) -> Field<&'s str> {
+        let value = match field {
+            Name::Variant => &self.variant,
+            Name::Phase => &self.phase,
+            _ => return Field::Absent,
+        };
+        match value {
+            None => Field::Absent,
+            Some(s) => Field::Given(&s.0),
+        }
+    }
+
+    fn lists(&'s self, field: Name) -> Field<Lists<'s, Str<'a>>> {
+        doc_lists(match field {
+            Name::Units => &self.units,
+            Name::SupplyCenters => &self.supply_centers,
+            Name::HomeCenters => &self.home_centers,
+            Name::Orders => &self.orders,
+            _ => return Field::Absent,
+        })
+    }
+
+    fn dislodged(&'s self) -> Field<Lists<'s, DislodgedDoc<'a>>> {
+        doc_lists(&self.dislodged)
+    }
+
+    fn list(&'s self, field: Name) -> Field<&'s [Str<'a>]> {
+        match (field, &self.contested) {
+            (Name::Contested, Some(items)) => Field::Given(items),
+            _ => Field::Absent,
+        }
     }
 }

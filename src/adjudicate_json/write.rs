@@ -1,9 +1,12 @@
-//! Writing the result document of an adjudicated phase.
+//! Writing the result document of an adjudicated phase, straight into one
+//! buffer: keys in the order a `serde_json::Value` object prints them (sorted),
+//! powers by their upper-case names, lists in the order they come.
 
-use std::collections::BTreeMap;
+use std::io::Write as _;
 
-use serde_json::{Map as JsonObject, Value, json};
+use serde_json::Value;
 
+use super::places::Places;
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
 use crate::map::{Location, Map, Power, Province, UnitKind};
@@ -13,118 +16,271 @@ use crate::phase::PhaseKind;
 /// The result document of an adjudicated request. `rules` are those it was
 /// adjudicated under: they decide where dislodged units may retreat.
 pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudication) -> Value {
-    let power_key = |p: Power| {
-        map.powers()
-            .get(p.0 as usize)
-            .map_or_else(|| format!("POWER{}", p.0), |i| i.name.to_uppercase())
+    let mut out = Vec::new();
+    let writer = Writer {
+        map,
+        places: &Places::new(map),
+        keys: &Keys::new(map),
     };
-    let (before, all) = (&request.position, done.resolutions.as_slice());
-    let mut results: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for (power, entry) in &request.entries {
-        let item = match entry {
-            Entry::Read { index } => match done.resolutions.get(*index) {
-                Some(r) => result_item(map, before, all, &request.order_texts[*index], r, false),
-                None => json!({ "order": request.order_texts[*index], "result": "void" }),
-            },
-            Entry::Unread { text, why } => {
-                json!({ "order": text, "result": "void", "reason": why })
-            }
-        };
-        results.entry(power_key(*power)).or_default().push(item);
-    }
-    for r in done.resolutions.iter().skip(request.orders.len()) {
-        let text = order_text(map, &request.position, &r.order);
-        results
-            .entry(power_key(r.power))
-            .or_default()
-            .push(result_item(map, before, all, &text, r, true));
-    }
-
-    let after = &done.after;
-    let mut units: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for u in &after.units {
-        units
-            .entry(power_key(u.power))
-            .or_default()
-            .push(unit_text(map, u.kind, u.location).into());
-    }
-    let mut dislodged: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    if request.position.phase.kind == PhaseKind::Movement {
-        for d in &after.dislodged {
-            let retreats: Vec<String> = if after.phase.kind == PhaseKind::Retreat {
-                crate::judge::retreat_options_with(map, rules, after, d)
-                    .into_iter()
-                    .map(|l| map.location_code(l))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            dislodged
-                .entry(power_key(d.unit.power))
-                .or_default()
-                .push(json!({
-                    "unit": unit_text(map, d.unit.kind, d.unit.location),
-                    "attacker_from": map.location_code(d.attacker_from.into()),
-                    "via_convoy": d.via_convoy,
-                    "retreats": retreats,
-                }));
-        }
-    }
-    let contested: Vec<String> = if after.phase.kind == PhaseKind::Retreat {
-        after
-            .contested
-            .iter()
-            .map(|p| map.location_code(p.into()))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mut centers: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for (i, owner) in after.owners.iter().enumerate() {
-        if let Some(power) = owner {
-            centers
-                .entry(power_key(*power))
-                .or_default()
-                .push(map.location_code(Province(i as u8).into()).into());
-        }
-    }
-    let object = |m: BTreeMap<String, Vec<Value>>| {
-        Value::Object(
-            m.into_iter()
-                .map(|(k, v)| (k, Value::Array(v)))
-                .collect::<JsonObject<_, _>>(),
-        )
-    };
-    json!({
-        "phase": request.position.phase.to_string(),
-        "next_phase": after.phase.to_string(),
-        "results": object(results),
-        "units": object(units),
-        "dislodged": object(dislodged),
-        "contested": contested,
-        "supply_centers": object(centers),
-    })
+    writer.result(&mut out, rules, request, done);
+    serde_json::from_slice(&out).unwrap_or(Value::Null)
 }
 
-/// One entry of `results`; `reason` is the report's plain-words explanation.
-fn result_item(
-    map: &Map,
-    before: &Position,
-    all: &[Resolution],
-    text: &str,
-    r: &Resolution,
-    defaulted: bool,
-) -> Value {
-    let mut item = JsonObject::new();
-    item.insert("order".into(), text.into());
-    item.insert("result".into(), result_text(r).into());
-    if let Some(reason) = crate::report::why::explain(map, before, all, r, text) {
-        item.insert("reason".into(), reason.into());
+/// `text` as a JSON string.
+pub fn string(out: &mut Vec<u8>, text: &str) {
+    // Writing to a vector cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// Every power of the map as `(key as a JSON string, power)`, sorted by key:
+/// the order of the result's objects.
+pub struct Keys(Vec<(Box<str>, Power)>);
+
+impl Keys {
+    pub fn new(map: &Map) -> Keys {
+        let mut powers: Vec<(String, Power)> = (0..map.powers().len())
+            .map(|i| (power_key(map, Power(i as u8)), Power(i as u8)))
+            .collect();
+        powers.sort();
+        Keys(
+            powers
+                .into_iter()
+                .map(|(key, p)| (json_string(&key), p))
+                .collect(),
+        )
     }
-    if defaulted || r.defaulted {
-        item.insert("default".into(), true.into());
+}
+
+/// What writing needs besides the buffer.
+pub struct Writer<'m> {
+    pub map: &'m Map,
+    pub places: &'m Places,
+    pub keys: &'m Keys,
+}
+
+/// A power's key in the result (`FRANCE`).
+fn power_key(map: &Map, p: Power) -> String {
+    map.powers()
+        .get(p.0 as usize)
+        .map_or_else(|| format!("POWER{}", p.0), |i| i.name.to_uppercase())
+}
+
+fn json_string(text: &str) -> Box<str> {
+    // Serialising a string cannot fail.
+    serde_json::to_string(text)
+        .unwrap_or_default()
+        .into_boxed_str()
+}
+
+/// `{"POWER": [items...], ...}` for the powers with items: `items(out, power)`
+/// writes that power's items, comma-separated, and says whether it wrote any.
+fn per_power(
+    out: &mut Vec<u8>,
+    powers: &[(&str, Power)],
+    mut items: impl FnMut(&mut Vec<u8>, Power) -> bool,
+) {
+    out.push(b'{');
+    let mut first = true;
+    for (key, power) in powers {
+        let mark = out.len();
+        if !first {
+            out.push(b',');
+        }
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b":[");
+        if items(out, *power) {
+            out.push(b']');
+            first = false;
+        } else {
+            out.truncate(mark);
+        }
     }
-    Value::Object(item)
+    out.push(b'}');
+}
+
+/// A comma before every item but the first.
+fn comma(out: &mut Vec<u8>, any: &mut bool) {
+    if *any {
+        out.push(b',');
+    }
+    *any = true;
+}
+
+impl Writer<'_> {
+    /// Writes the result of `request`, adjudicated as `done`, to `out`.
+    pub fn result(&self, out: &mut Vec<u8>, rules: &Rules, request: &Request, done: &Adjudication) {
+        let map = self.map;
+        let (before, after) = (&request.position, &done.after);
+        let all = done.resolutions.as_slice();
+        // A power the map does not know (never one read from a document) still
+        // gets its key, in its place.
+        let count = self.keys.0.len();
+        let mut unknown: Vec<(Box<str>, Power)> = Vec::new();
+        let present = request
+            .entries
+            .iter()
+            .map(|(p, _)| *p)
+            .chain(all.iter().map(|r| r.power))
+            .chain(after.units.iter().map(|u| u.power))
+            .chain(after.dislodged.iter().map(|d| d.unit.power))
+            .chain(after.owners.iter().flatten().copied());
+        for p in present {
+            if p.0 as usize >= count && !unknown.iter().any(|(_, q)| *q == p) {
+                unknown.push((json_string(&power_key(map, p)), p));
+            }
+        }
+        let mut powers: Vec<(&str, Power)> = self
+            .keys
+            .0
+            .iter()
+            .chain(&unknown)
+            .map(|(k, p)| (&**k, *p))
+            .collect();
+        if !unknown.is_empty() {
+            powers.sort();
+        }
+
+        out.extend_from_slice(b"{\"contested\":[");
+        if after.phase.kind == PhaseKind::Retreat {
+            let mut any = false;
+            for p in after.contested.iter() {
+                comma(out, &mut any);
+                self.places.write_province(map, out, p);
+            }
+        }
+        out.extend_from_slice(b"],\"dislodged\":");
+        let movement = before.phase.kind == PhaseKind::Movement;
+        per_power(out, &powers, |out, power| {
+            let mut any = false;
+            for d in after
+                .dislodged
+                .iter()
+                .filter(|d| movement && d.unit.power == power)
+            {
+                comma(out, &mut any);
+                out.extend_from_slice(b"{\"attacker_from\":");
+                self.places.write_province(map, out, d.attacker_from);
+                out.extend_from_slice(b",\"retreats\":[");
+                if after.phase.kind == PhaseKind::Retreat {
+                    let mut listed = false;
+                    for l in crate::judge::retreat_options_with(map, rules, after, d) {
+                        comma(out, &mut listed);
+                        self.places.write(map, out, l);
+                    }
+                }
+                out.extend_from_slice(b"],\"unit\":");
+                self.unit(out, d.unit.kind, d.unit.location);
+                out.extend_from_slice(if d.via_convoy {
+                    &b",\"via_convoy\":true}"[..]
+                } else {
+                    &b",\"via_convoy\":false}"[..]
+                });
+            }
+            any
+        });
+        out.extend_from_slice(b",\"next_phase\":");
+        phase(out, after.phase);
+        out.extend_from_slice(b",\"phase\":");
+        phase(out, before.phase);
+        out.extend_from_slice(b",\"results\":");
+        let mut text = String::new();
+        per_power(out, &powers, |out, power| {
+            let mut any = false;
+            for (_, entry) in request.entries.iter().filter(|(p, _)| *p == power) {
+                comma(out, &mut any);
+                match entry {
+                    Entry::Read { index } => match all.get(*index) {
+                        Some(r) => {
+                            self.item(out, before, all, request.order_texts[*index], r, false)
+                        }
+                        None => {
+                            out.extend_from_slice(b"{\"order\":");
+                            string(out, request.order_texts[*index]);
+                            out.extend_from_slice(b",\"result\":\"void\"}");
+                        }
+                    },
+                    Entry::Unread { text, why } => {
+                        out.extend_from_slice(b"{\"order\":");
+                        string(out, text);
+                        out.extend_from_slice(b",\"reason\":");
+                        string(out, why);
+                        out.extend_from_slice(b",\"result\":\"void\"}");
+                    }
+                }
+            }
+            for r in all
+                .iter()
+                .skip(request.orders.len())
+                .filter(|r| r.power == power)
+            {
+                comma(out, &mut any);
+                text.clear();
+                write_order_text(&mut text, map, before, &r.order);
+                self.item(out, before, all, &text, r, true);
+            }
+            any
+        });
+        out.extend_from_slice(b",\"supply_centers\":");
+        per_power(out, &powers, |out, power| {
+            let mut any = false;
+            for (i, owner) in after.owners.iter().enumerate() {
+                if *owner == Some(power) {
+                    comma(out, &mut any);
+                    self.places.write_province(map, out, Province(i as u8));
+                }
+            }
+            any
+        });
+        out.extend_from_slice(b",\"units\":");
+        per_power(out, &powers, |out, power| {
+            let mut any = false;
+            for u in after.units.iter().filter(|u| u.power == power) {
+                comma(out, &mut any);
+                self.unit(out, u.kind, u.location);
+            }
+            any
+        });
+        out.push(b'}');
+    }
+
+    /// `"A PAR"`
+    fn unit(&self, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
+        let mark = out.len();
+        self.places.write(self.map, out, loc);
+        // `"PAR"` becomes `"A PAR"`: the code has no character to escape.
+        let letter = kind.letter() as u8;
+        out.splice(mark + 1..mark + 1, [letter, b' ']);
+    }
+
+    /// One entry of `results`; `reason` is the report's plain-words explanation.
+    fn item(
+        &self,
+        out: &mut Vec<u8>,
+        before: &Position,
+        all: &[Resolution],
+        text: &str,
+        r: &Resolution,
+        defaulted: bool,
+    ) {
+        out.push(b'{');
+        if defaulted || r.defaulted {
+            out.extend_from_slice(b"\"default\":true,");
+        }
+        out.extend_from_slice(b"\"order\":");
+        string(out, text);
+        if let Some(reason) = crate::report::why::explain(self.map, before, all, r, text) {
+            out.extend_from_slice(b",\"reason\":");
+            string(out, &reason);
+        }
+        out.extend_from_slice(b",\"result\":");
+        string(out, &result_text(r));
+        out.push(b'}');
+    }
+}
+
+fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
+    // Writing to a vector cannot fail.
+    let _ = write!(out, "\"{phase}\"");
 }
 
 /// The contract's result words. The judge's `failed` has no word there: a convoy
@@ -142,60 +298,83 @@ pub fn result_text(r: &Resolution) -> String {
     Resolution { verdict, ..*r }.result_text()
 }
 
-fn unit_text(map: &Map, kind: UnitKind, loc: Location) -> String {
-    format!("{} {}", kind.letter(), map.location_code(loc))
-}
-
 /// An order in classic judge syntax (`A PAR - BUR`, `F LON S A YOR - NTH`,
 /// `BUILD F STP/NC`), for the defaults the judge adds.
 /// Not the grammar's canonical form: the judge's defaults carry the unit's
 /// nationality, which the contract's order strings never spell out.
 pub fn order_text(map: &Map, position: &Position, order: &Order) -> String {
-    let spec = |u: &UnitSpec| {
+    let mut text = String::new();
+    write_order_text(&mut text, map, position, order);
+    text
+}
+
+fn write_order_text(out: &mut String, map: &Map, position: &Position, order: &Order) {
+    let spec = |out: &mut String, u: &UnitSpec| {
         let kind = u.kind.or_else(|| {
             position
                 .unit_at(u.province())
                 .or_else(|| position.dislodged_at(u.province()).map(|d| &d.unit))
                 .map(|x| x.kind)
         });
-        let code = map.location_code(u.location);
-        match kind {
-            Some(k) => format!("{} {code}", k.letter()),
-            None => code,
+        if let Some(k) = kind {
+            out.push(k.letter());
+            out.push(' ');
         }
+        out.push_str(&map.location_code(u.location));
     };
+    let code = |out: &mut String, l: Location| out.push_str(&map.location_code(l));
     match order {
-        Order::Hold { unit } => format!("{} H", spec(unit)),
+        Order::Hold { unit } => {
+            spec(out, unit);
+            out.push_str(" H");
+        }
         Order::Move {
             unit,
             to,
             via_convoy,
         } => {
-            let via = if *via_convoy { " VIA CONVOY" } else { "" };
-            format!("{} - {}{via}", spec(unit), map.location_code(*to))
+            spec(out, unit);
+            out.push_str(" - ");
+            code(out, *to);
+            if *via_convoy {
+                out.push_str(" VIA CONVOY");
+            }
         }
-        Order::SupportHold { unit, supported } => format!("{} S {}", spec(unit), spec(supported)),
+        Order::SupportHold { unit, supported } => {
+            spec(out, unit);
+            out.push_str(" S ");
+            spec(out, supported);
+        }
         Order::SupportMove {
             unit,
             supported,
             to,
         } => {
-            format!(
-                "{} S {} - {}",
-                spec(unit),
-                spec(supported),
-                map.location_code(*to)
-            )
+            spec(out, unit);
+            out.push_str(" S ");
+            spec(out, supported);
+            out.push_str(" - ");
+            code(out, *to);
         }
-        Order::Convoy { unit, army, to } => format!(
-            "{} C {} - {}",
-            spec(unit),
-            spec(army),
-            map.location_code(*to)
-        ),
-        Order::Disband { unit } => format!("{} D", spec(unit)),
-        Order::Build { unit } => format!("BUILD {}", spec(unit)),
-        Order::Remove { unit } => format!("REMOVE {}", spec(unit)),
-        Order::Waive => "WAIVE".to_string(),
+        Order::Convoy { unit, army, to } => {
+            spec(out, unit);
+            out.push_str(" C ");
+            spec(out, army);
+            out.push_str(" - ");
+            code(out, *to);
+        }
+        Order::Disband { unit } => {
+            spec(out, unit);
+            out.push_str(" D");
+        }
+        Order::Build { unit } => {
+            out.push_str("BUILD ");
+            spec(out, unit);
+        }
+        Order::Remove { unit } => {
+            out.push_str("REMOVE ");
+            spec(out, unit);
+        }
+        Order::Waive => out.push_str("WAIVE"),
     }
 }

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::adjudicate_json::{InputError, read_request, write_result};
+use crate::adjudicate_json::Batch;
 use crate::grammar::parse_order_in;
-use crate::judge::{Countries, Edition, Rules, adjudicate};
+use crate::judge::{Edition, Rules};
 use crate::map::{Map, Power};
 use crate::orders::Order;
 use crate::phase::PhaseKind;
@@ -28,7 +28,7 @@ pub fn run(args: Args) -> ExitCode {
         Ok(edition) => Rules::preset(edition),
         Err(e) => return fail(&json!({ "error": format!("--rules: {e}") })),
     };
-    let map = Map::standard();
+    let batch = Batch::new(Map::standard(), rules, &read_order);
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -37,8 +37,11 @@ pub fn run(args: Args) -> ExitCode {
         if let Err(e) = stdin.lock().read_to_string(&mut text) {
             return fail(&json!({ "error": format!("stdin: {e}") }));
         }
-        return match one(map, &rules, &text) {
-            Ok(result) => {
+        let mut line = Vec::new();
+        return match batch.adjudicate(&text, &mut line) {
+            Ok(()) => {
+                // Pretty-printed: the same document, read back.
+                let result: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
                 let written = serde_json::to_writer_pretty(&mut out, &result).is_ok()
                     && writeln!(out).is_ok();
                 if written && out.flush().is_ok() {
@@ -50,23 +53,35 @@ pub fn run(args: Args) -> ExitCode {
             Err(e) => fail(&e.to_json()),
         };
     }
+    let mut input = stdin.lock();
+    // Both kept from one line to the next.
+    let (mut text, mut line) = (String::new(), Vec::new());
     let mut malformed = false;
-    for (n, line) in stdin.lock().lines().enumerate() {
-        let line = match line {
-            Ok(line) => line,
+    let mut n = 0;
+    loop {
+        text.clear();
+        match input.read_line(&mut text) {
+            Ok(0) => break,
+            Ok(_) => n += 1,
             Err(e) => {
                 let _ = out.flush();
                 return fail(&json!({ "error": format!("stdin line {}: {e}", n + 1) }));
             }
-        };
-        if line.trim().is_empty() {
+        }
+        // A line ends at LF or CRLF, as `BufRead::lines` cuts it.
+        let doc = text.strip_suffix('\n').unwrap_or(&text);
+        let doc = doc.strip_suffix('\r').unwrap_or(doc);
+        if doc.trim().is_empty() {
             continue;
         }
-        let result = one(map, &rules, &line).unwrap_or_else(|e| {
+        line.clear();
+        if let Err(e) = batch.adjudicate(doc, &mut line) {
             malformed = true;
-            json!({ "error": e.to_string(), "line": n + 1 })
-        });
-        if serde_json::to_writer(&mut out, &result).is_err() || writeln!(out).is_err() {
+            line.clear();
+            error_line(&mut line, &e.to_string(), n);
+        }
+        line.push(b'\n');
+        if out.write_all(&line).is_err() {
             return ExitCode::FAILURE;
         }
     }
@@ -80,15 +95,10 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Adjudicates one document.
-fn one(map: &Map, rules: &Rules, text: &str) -> Result<Value, InputError> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| InputError {
-        field: "document".into(),
-        message: format!("not valid JSON: {e}"),
-    })?;
-    let request = read_request(map, &doc, &read_order)?;
-    let done = adjudicate(map, rules, &Countries, &request.position, &request.orders);
-    Ok(write_result(map, rules, &request, &done))
+/// `{"error":"...","line":N}`
+fn error_line(out: &mut Vec<u8>, error: &str, n: usize) {
+    // Writing to a vector cannot fail.
+    let _ = serde_json::to_writer(&mut *out, &json!({ "error": error, "line": n }));
 }
 
 fn read_order(map: &Map, kind: PhaseKind, text: &str) -> Result<(Option<Power>, Order), String> {

@@ -1,0 +1,69 @@
+//! One document in, one result out, line after line (`legate adjudicate`,
+//! with or without `--batch`).
+
+use serde_json::Value;
+
+use super::InputError;
+use super::doc::Doc;
+use super::places::Places;
+use super::read::{OrderReader, Source, read};
+use super::write::{Keys, Writer};
+use crate::judge::{Countries, Rules, adjudicate};
+use crate::map::Map;
+
+/// What stays the same from one document to the next: the map, its places, the
+/// rules, how orders are read.
+pub struct Batch<'m> {
+    map: &'m Map,
+    rules: Rules,
+    places: Places,
+    keys: Keys,
+    parse: OrderReader<'m>,
+}
+
+impl<'m> Batch<'m> {
+    /// `parse` reads an order text the contract's own spelling does not cover
+    /// (the order grammar).
+    pub fn new(map: &'m Map, rules: Rules, parse: OrderReader<'m>) -> Batch<'m> {
+        Batch {
+            map,
+            rules,
+            places: Places::new(map),
+            keys: Keys::new(map),
+            parse,
+        }
+    }
+
+    /// Adjudicates the document `text` and appends its result, as one line of
+    /// JSON without the newline, to `out`. On an error `out` is as it was.
+    pub fn adjudicate(&self, text: &str, out: &mut Vec<u8>) -> Result<(), InputError> {
+        if let Some(doc) = Doc::parse(text) {
+            return self.run(&doc, out);
+        }
+        // Not of the expected shape: the `Value` reader names the defect (or
+        // reads what the typed one leaves to it, such as a key given twice).
+        let value: Value = serde_json::from_str(text).map_err(|e| InputError {
+            field: "document".into(),
+            message: format!("not valid JSON: {e}"),
+        })?;
+        self.run(&value, out)
+    }
+
+    fn run<'s, S: Source<'s>>(&self, doc: &'s S, out: &mut Vec<u8>) -> Result<(), InputError> {
+        let request = read(self.map, &self.places, doc, self.parse)?;
+        let done = adjudicate(
+            self.map,
+            &self.rules,
+            &Countries,
+            &request.position,
+            &request.orders,
+        );
+        let writer = Writer {
+            map: self.map,
+            places: &self.places,
+            keys: &self.keys,
+        };
+        writer.result(out, &self.rules, &request, &done);
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! The map's upper-case codes (`PAR`, `STP/NC`) both ways: read without the
+//! spelling table, and written as ready-made JSON strings.
+//!
+//! Reading: a code exactly as `Map::location_code` writes it is found by its
+//! letters; its meaning is what `Map::lookup` gives for it, taken once when the
+//! table is made, so the fast way and the spelling table cannot disagree. Any
+//! other spelling (`Paris`, `par`, `stp(nc)`) is left to `Map::lookup`.
+
+use crate::map::{Coast, Location, Map, Province};
+
+/// Three upper-case letters: 26³ slots.
+const SLOTS: usize = 26 * 26 * 26;
+
+pub struct Places {
+    /// Can orders in the contract's spelling be read without the grammar
+    /// (`canonical::usable`)?
+    pub plain_orders: bool,
+    /// Slot of a three-letter code → index in `codes` + 1 (0: no code).
+    by_letters: Vec<u16>,
+    /// Per province code: what `Map::lookup` reads it as, and the same for each of
+    /// its coast codes (`(letters after the slash, location)`).
+    codes: Vec<(Option<Location>, Vec<([u8; 2], Location)>)>,
+    /// Per province: its code as a JSON string, quotes included (`"PAR"`).
+    province_json: Vec<Box<str>>,
+    /// Per province: `(coast, "STP/NC" as a JSON string)`.
+    coast_json: Vec<Vec<(Coast, Box<str>)>>,
+}
+
+fn slot(code: &[u8]) -> Option<usize> {
+    let [a, b, c] = *code else { return None };
+    let letter = |x: u8| x.is_ascii_uppercase().then(|| (x - b'A') as usize);
+    Some((letter(a)? * 26 + letter(b)?) * 26 + letter(c)?)
+}
+
+fn json(text: &str) -> Box<str> {
+    // Serialising a string cannot fail.
+    serde_json::to_string(text)
+        .unwrap_or_default()
+        .into_boxed_str()
+}
+
+impl Places {
+    pub fn new(map: &Map) -> Places {
+        let mut places = Places {
+            plain_orders: super::canonical::usable(map),
+            by_letters: vec![0; SLOTS],
+            codes: Vec::new(),
+            province_json: Vec::with_capacity(map.province_count()),
+            coast_json: Vec::with_capacity(map.province_count()),
+        };
+        for p in map.provinces() {
+            let code = map.location_code(p.into());
+            let mut read = Vec::new();
+            let mut written = Vec::new();
+            for &c in map.coasts(p) {
+                let full = map.location_code(Location::new(p, Some(c)));
+                written.push((c, json(&full)));
+                let tail = full
+                    .strip_prefix(code.as_str())
+                    .and_then(|t| t.strip_prefix('/'));
+                if let (Some(&[x, y]), Some(loc)) = (tail.map(str::as_bytes), map.lookup(&full)) {
+                    read.push(([x, y], loc));
+                }
+            }
+            if let Some(i) = slot(code.as_bytes())
+                && places.by_letters[i] == 0
+            {
+                places.codes.push((map.lookup(&code), read));
+                places.by_letters[i] = places.codes.len() as u16;
+            }
+            places.province_json.push(json(&code));
+            places.coast_json.push(written);
+        }
+        places
+    }
+
+    /// The place a code names (`PAR`, `STP/NC`), when `text` is exactly a code
+    /// of the map; `None` for any other text, which may still be a spelling.
+    #[inline]
+    pub fn code(&self, text: &str) -> Option<Location> {
+        let b = text.as_bytes();
+        let i = *self.by_letters.get(slot(b.get(..3)?)?)? as usize;
+        let (plain, coasts) = self.codes.get(i.checked_sub(1)?)?;
+        match b.len() {
+            3 => *plain,
+            6 if b[3] == b'/' => coasts
+                .iter()
+                .find(|(letters, _)| letters[..] == b[4..6])
+                .map(|&(_, loc)| loc),
+            _ => None,
+        }
+    }
+
+    /// What `Map::lookup` reads `text` as, the code first.
+    #[inline]
+    pub fn lookup(&self, map: &Map, text: &str) -> Option<Location> {
+        self.code(text).or_else(|| map.lookup(text))
+    }
+
+    /// `loc` as `Map::location_code` writes it, as a JSON string.
+    pub fn write(&self, map: &Map, out: &mut Vec<u8>, loc: Location) {
+        let p = loc.province.0 as usize;
+        let known = match loc.coast {
+            None => self.province_json.get(p),
+            Some(c) => self
+                .coast_json
+                .get(p)
+                .and_then(|list| list.iter().find(|(k, _)| *k == c))
+                .map(|(_, text)| text),
+        };
+        match known {
+            Some(text) => out.extend_from_slice(text.as_bytes()),
+            None => super::write::string(out, &map.location_code(loc)),
+        }
+    }
+
+    /// The province `p` as a JSON string.
+    pub fn write_province(&self, map: &Map, out: &mut Vec<u8>, p: Province) {
+        self.write(map, out, p.into());
+    }
+}
