@@ -7,11 +7,11 @@
 //! convoys, retreats, adjustments). `edge.jsonl` is written by hand: odd spellings,
 //! repeated keys and one document per defect the contract names.
 //!
-//! `LEGATE_WRITE_FIXTURES=1 cargo test --test adjudicate_json` rewrites the inputs,
+//! `LEGATE_WRITE_FIXTURES=1 cargo test --test pure adjudicate_json::` rewrites the inputs,
 //! and the expected outputs from the binary as it is: only for an intended change
 //! of output, reviewed line by line.
 
-mod datc_support;
+use crate::datc_support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -5,6 +5,8 @@
 // Helpers shared by the files of the group, compiled once.
 #[path = "../adjudicate_cli.rs"]
 mod adjudicate_cli;
+#[path = "../adjudicate_json.rs"]
+mod adjudicate_json;
 #[path = "../agora.rs"]
 mod agora;
 #[path = "../clock.rs"]
