@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod adjudicate;
 mod bench;
+mod check_config;
 mod check_orders;
 mod db;
 mod demo;
@@ -31,6 +32,8 @@ enum Command {
     Adjudicate(adjudicate::Args),
     /// Capacity figures on this machine: ingest, deadlines, pictures (docs/capacity.md).
     Bench(bench::Args),
+    /// Try the configuration before running: database, mail in, mail out; one line each.
+    CheckConfig(check_config::Args),
     /// Read mail-body text on stdin and print how each line is understood (JSON lines).
     CheckOrders(check_orders::Args),
     /// Database maintenance (`legate db migrate`).
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Adjudicate(args) => adjudicate::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::CheckConfig(args) => check_config::run(args),
         Command::CheckOrders(args) => check_orders::run(args),
         Command::Db(args) => db::run(args),
         Command::Demo(args) => demo::run(args),

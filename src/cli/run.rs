@@ -39,8 +39,10 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The daemon's two tasks (mail in, mail out) each hold a thread while they
+    // apply or compose mail; a third one is always free to notice a stop signal.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(3)
         .enable_all()
         .build()
     {
@@ -104,26 +106,23 @@ async fn forever(config: &Config) -> ExitCode {
     }
 }
 
-/// Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
+/// Ctrl-C or SIGTERM. The SIGTERM handler is installed at once, before the
+/// database is opened, so that a stop asked for (by systemd, say) while the judge
+/// starts is a clean stop too rather than the default end of the process.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
+    let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+    let interrupt = tokio::signal::ctrl_c();
+    async move {
+        #[cfg(unix)]
+        if let Ok(mut term) = term {
+            tokio::select! {
+                _ = interrupt => {}
+                _ = term.recv() => {}
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+            return;
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        let _ = interrupt.await;
     }
 }
 

@@ -42,6 +42,20 @@ pub async fn deliver_due(
     settings: &DeliverySettings,
     now: DateTime<Utc>,
 ) -> Result<DeliveryReport, StoreError> {
+    deliver_due_until(store, outbound, settings, now, &|| false).await
+}
+
+/// [`deliver_due`], ending early once `stopping()` is true. It is asked only
+/// between entries: a mail being handed over is finished and marked sent, never
+/// cut off between the server's acceptance and the mark (which would send it
+/// again after a restart).
+pub async fn deliver_due_until(
+    store: &mut Store,
+    outbound: &Outbound,
+    settings: &DeliverySettings,
+    now: DateTime<Utc>,
+    stopping: &(dyn Fn() -> bool + Sync),
+) -> Result<DeliveryReport, StoreError> {
     let mut report = DeliveryReport::default();
     let mut server_down: Option<String> = None;
     loop {
@@ -53,6 +67,9 @@ pub async fn deliver_due(
         // syncs (the engine's): put them on disk before any of them leaves.
         store.sync()?;
         for entry in batch {
+            if stopping() {
+                return Ok(report);
+            }
             if let Some(error) = &server_down {
                 postpone(store, &entry, now, &format!("not tried: {error}"))?;
                 report.postponed += 1;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
 
 use crate::config::{Config, InboundConfig};
 use crate::game::{Engine, EngineConfig, EngineError};
@@ -27,7 +27,7 @@ use crate::mail::IngestOptions;
 use crate::mail::inbound::{Inbound, InboundError};
 use crate::mail::outbound::{Outbound, SendError};
 use crate::store::{Store, StoreError};
-use delivery::{DeliveryReport, DeliverySettings, deliver_due};
+use delivery::{DeliveryReport, DeliverySettings, deliver_due, deliver_due_until};
 use intake::{IntakeReport, IntakeSettings, intake_batch};
 
 /// Why the daemon could not start or go on.
@@ -101,7 +101,7 @@ pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport,
     let mut inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
     let outbound = Outbound::from_config(&config.outbound)?;
     let mut report = PassReport::default();
-    match read_all(&mut inbound, &mut engine, &parts.intake, now, || ()).await {
+    match read_all(&mut inbound, &mut engine, &parts.intake, now, || true).await {
         Ok(r) => report.intake = r,
         Err((r, e)) => {
             report.intake = r;
@@ -115,13 +115,15 @@ pub async fn run_once(config: &Config, now: DateTime<Utc>) -> Result<PassReport,
 
 /// Reads batches until one brings nothing new to handle, calling `batch_done` after
 /// each batch that handled mail, so that its answers need not wait for the rest
-/// of a long mailbox.
+/// of a long mailbox. `batch_done` returns false to stop before the next batch
+/// (the daemon is stopping): a batch in hand is always finished, each mail
+/// applied and committed on the server, so none is cut off half-way.
 async fn read_all(
     inbound: &mut Inbound,
     engine: &mut Engine,
     settings: &IntakeSettings,
     now: DateTime<Utc>,
-    mut batch_done: impl FnMut(),
+    mut batch_done: impl FnMut() -> bool,
 ) -> Result<IntakeReport, (IntakeReport, InboundError)> {
     let mut total = IntakeReport::default();
     loop {
@@ -129,10 +131,9 @@ async fn read_all(
             Ok(r) => {
                 let handled = r.handled();
                 add(&mut total, &r);
-                if handled == 0 {
+                if handled == 0 || !batch_done() {
                     return Ok(total);
                 }
-                batch_done();
             }
             Err(e) => return Err((total, e)),
         }
@@ -163,23 +164,64 @@ pub async fn run(config: &Config, shutdown: impl Future<Output = ()>) -> Result<
     let inbound = Inbound::from_config(&config.inbound, config.judge.max_mail_bytes)?;
     let outbound = Outbound::from_config(&config.outbound)?;
     let outbox_changed = Arc::new(Notify::new());
+    let (stop, stopping) = watch::channel(false);
     let mut reader = tokio::spawn(reader_loop(
         engine,
         inbound,
         parts.clone(),
         outbox_changed.clone(),
+        Stop(stopping.clone()),
     ));
-    let mut sender = tokio::spawn(sender_loop(store, outbound, parts.delivery, outbox_changed));
+    let mut sender = tokio::spawn(sender_loop(
+        store,
+        outbound,
+        parts.delivery,
+        outbox_changed,
+        Stop(stopping),
+    ));
     tracing::info!(judge = %config.judge.address, "running");
     let result = tokio::select! {
         () = shutdown => Ok(()),
         r = &mut reader => Err(DaemonError::Task(format!("mail reader ended: {r:?}"))),
         r = &mut sender => Err(DaemonError::Task(format!("mail sender ended: {r:?}"))),
     };
-    reader.abort();
-    sender.abort();
+    // Each task stops at its next safe point: between mails, or while waiting. A
+    // batch of mail in hand is applied and marked done on the server, a mail being
+    // sent is marked sent; cutting either off would make the next start handle or
+    // send it again.
+    tracing::info!("stopping: finishing the mail in hand");
+    let _ = stop.send(true);
+    for task in [reader, sender] {
+        if !task.is_finished() {
+            let _ = task.await;
+        }
+    }
     tracing::info!("stopped");
     result
+}
+
+/// Asked by the daemon's tasks whether to stop, at points where stopping loses
+/// and repeats nothing.
+#[derive(Clone)]
+struct Stop(watch::Receiver<bool>);
+
+impl Stop {
+    fn requested(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Completes once stopping is asked for (or nobody can ask any more).
+    async fn asked(&mut self) {
+        let _ = self.0.wait_for(|stop| *stop).await;
+    }
+
+    /// Sleeps for `pause`; false when stopping was asked for meanwhile.
+    async fn sleep(&mut self, pause: Duration) -> bool {
+        tokio::select! {
+            () = self.asked() => false,
+            () = tokio::time::sleep(pause) => true,
+        }
+    }
 }
 
 async fn reader_loop(
@@ -187,12 +229,14 @@ async fn reader_loop(
     mut inbound: Inbound,
     parts: Parts,
     outbox_changed: Arc<Notify>,
+    mut stop: Stop,
 ) {
-    loop {
+    while !stop.requested() {
         let now = Utc::now();
         let (unavailable, deferred) =
             match read_all(&mut inbound, &mut engine, &parts.intake, now, || {
-                outbox_changed.notify_one()
+                outbox_changed.notify_one();
+                !stop.requested()
             })
             .await
             {
@@ -202,6 +246,9 @@ async fn reader_loop(
                     (Some(e), r.deferred)
                 }
             };
+        if stop.requested() {
+            break;
+        }
         if let Err(e) = engine.process_due(now) {
             tracing::error!(error = %e, "processing deadlines failed; will retry");
         }
@@ -212,24 +259,30 @@ async fn reader_loop(
         });
         let pause = clock::sleep_for(Utc::now(), next, parts.poll);
         if let Some(InboundError::Unavailable { retry_in }) = unavailable {
-            tokio::time::sleep(retry_in.min(pause)).await;
+            stop.sleep(retry_in.min(pause)).await;
             continue;
         }
         if deferred > 0 {
             // A mail left for later is still waiting: a wait for new mail would end
             // at once, so pause for the poll interval (or the next deadline) instead.
-            tokio::time::sleep(pause).await;
+            stop.sleep(pause).await;
             continue;
         }
         let started = tokio::time::Instant::now();
-        if let Err(e) = inbound.wait(pause).await {
+        // Cancelling a wait is safe (it may only cost a reconnection).
+        let waited = tokio::select! {
+            () = stop.asked() => break,
+            waited = inbound.wait(pause) => waited,
+        };
+        if let Err(e) = waited {
             tracing::warn!(error = %e, "waiting for mail failed");
             // Never spin: a wait that failed at once still pauses a little.
             let spent = started.elapsed();
             let rest = Duration::from_secs(1).min(pause).saturating_sub(spent);
-            tokio::time::sleep(rest).await;
+            stop.sleep(rest).await;
         }
     }
+    inbound.disconnect().await;
 }
 
 async fn sender_loop(
@@ -237,10 +290,14 @@ async fn sender_loop(
     outbound: Outbound,
     settings: DeliverySettings,
     outbox_changed: Arc<Notify>,
+    mut stop: Stop,
 ) {
     const LOOK_EVERY: Duration = Duration::from_secs(60);
-    loop {
-        if let Err(e) = deliver_due(&mut store, &outbound, &settings, Utc::now()).await {
+    while !stop.requested() {
+        let stopping = || stop.requested();
+        let delivered =
+            deliver_due_until(&mut store, &outbound, &settings, Utc::now(), &stopping).await;
+        if let Err(e) = delivered {
             tracing::error!(error = %e, "delivery failed; will retry");
         }
         let next = store
@@ -253,6 +310,7 @@ async fn sender_loop(
         tokio::select! {
             () = outbox_changed.notified() => {}
             () = tokio::time::sleep(pause) => {}
+            () = stop.asked() => {}
         }
     }
 }
@@ -290,7 +348,8 @@ mod tests {
         let mut handed_over = 0;
         let now = Utc::now();
         let report = read_all(&mut inbound, &mut engine, &parts.intake, now, || {
-            handed_over += 1
+            handed_over += 1;
+            true
         })
         .await
         .expect("read");

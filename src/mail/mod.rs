@@ -4,12 +4,14 @@
 //! - `ingest` (with `text` and `robots`): raw mail → [`Envelope`].
 //! - `compose` and `subject`: [`OutgoingMail`] → [`RenderedMail`] bytes.
 //! - `inbound`: IMAP or Maildir source; `outbound`: SMTP or Maildir sink.
+//! - `probe`: trying the servers without mail, for `legate check-config`.
 //! - `ratelimit`: how many replies one sender may get per hour.
 
 pub mod compose;
 pub mod inbound;
 pub mod ingest;
 pub mod outbound;
+pub mod probe;
 pub mod ratelimit;
 pub mod robots;
 pub mod subject;

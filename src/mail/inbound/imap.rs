@@ -18,6 +18,7 @@ use tokio_rustls::rustls::pki_types::ServerName;
 use super::stream::ImapStream;
 use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake};
 use crate::config::{ImapConfig, Security};
+use crate::mail::probe::{ImapFacts, ProbeError};
 use crate::mail::tls::{client_config, tls_name};
 
 /// IDLE is restarted at least this often: RFC 2177 asks clients to re-issue it within
@@ -73,6 +74,8 @@ type ImapSession = Session<ImapStream>;
 #[derive(Debug, Clone, Copy, Default)]
 struct ServerFacts {
     uid_validity: u32,
+    /// Mails in the mailbox when it was selected.
+    exists: u32,
     idle: bool,
     move_: bool,
     uidplus: bool,
@@ -243,18 +246,33 @@ impl ImapInbound {
     }
 
     async fn open(&self) -> Result<(ImapSession, ServerFacts), InboundError> {
-        let server = self.server();
-        let connect_err = |reason: String| InboundError::Connect {
-            server: server.clone(),
-            reason,
-        };
+        self.open_session()
+            .await
+            .map_err(|failure| failure.into_inbound(self.server()))
+    }
+
+    /// Connects, logs in and selects the mailbox without reading any mail, and says
+    /// what works (the mailbox's size, IDLE) or, in the operator's words, what not.
+    pub async fn probe(&self) -> Result<ImapFacts, ProbeError> {
+        let (mut session, facts) = self
+            .open_session()
+            .await
+            .map_err(|failure| failure.cause(self.config.port, &self.config.mailbox))?;
+        let _ = tokio::time::timeout(self.io_timeout, session.logout()).await;
+        Ok(ImapFacts {
+            mails: facts.exists,
+            idle: facts.idle,
+        })
+    }
+
+    async fn open_session(&self) -> Result<(ImapSession, ServerFacts), OpenFailure> {
         let tcp = self
-            .timed(TcpStream::connect((
+            .timed_step(TcpStream::connect((
                 self.config.host.as_str(),
                 self.config.port,
             )))
             .await?
-            .map_err(|e| connect_err(e.to_string()))?;
+            .map_err(OpenFailure::Connect)?;
         let client = match self.config.security {
             Security::None => self.greeted(Client::new(ImapStream::Plain(tcp))).await?,
             Security::Tls => {
@@ -263,76 +281,75 @@ impl ImapInbound {
             }
             Security::StartTls => {
                 let mut plain = self.greeted(Client::new(ImapStream::Plain(tcp))).await?;
-                self.timed(plain.run_command_and_check_ok("STARTTLS", None))
+                self.timed_step(plain.run_command_and_check_ok("STARTTLS", None))
                     .await?
-                    .map_err(|e| InboundError::Tls(format!("STARTTLS refused by {server}: {e}")))?;
+                    .map_err(OpenFailure::StartTls)?;
                 let ImapStream::Plain(tcp) = plain.into_inner() else {
-                    return Err(InboundError::Tls("STARTTLS on a TLS stream".into()));
+                    return Err(OpenFailure::Other(InboundError::Tls(
+                        "STARTTLS on a TLS stream".into(),
+                    )));
                 };
                 // No second greeting after STARTTLS (RFC 3501 6.2.1).
                 Client::new(self.tls_handshake(tcp).await?)
             }
         };
         let mut session = self
-            .timed(client.login(&self.config.username, self.config.password.expose()))
+            .timed_step(client.login(&self.config.username, self.config.password.expose()))
             .await?
-            .map_err(|(e, _)| InboundError::Login {
-                server: server.clone(),
-                reason: e.to_string(),
-            })?;
+            .map_err(|(e, _)| OpenFailure::Login(e))?;
         let caps = self
-            .timed(session.capabilities())
+            .timed_step(session.capabilities())
             .await?
-            .map_err(imap_err)?;
+            .map_err(|e| OpenFailure::Other(imap_err(e)))?;
         let mut facts = ServerFacts {
             uid_validity: 0,
+            exists: 0,
             idle: caps.has_str("IDLE"),
             move_: caps.has_str("MOVE"),
             uidplus: caps.has_str("UIDPLUS"),
         };
         if let Some(folder) = &self.config.processed_mailbox {
             // Fails harmlessly when the folder exists.
-            let _ = self.timed(session.create(folder)).await?;
+            let _ = self.timed_step(session.create(folder)).await?;
         }
         let mailbox = self
-            .timed(session.select(&self.config.mailbox))
+            .timed_step(session.select(&self.config.mailbox))
             .await?
-            .map_err(imap_err)?;
+            .map_err(OpenFailure::Select)?;
         facts.uid_validity = mailbox.uid_validity.unwrap_or(0);
+        facts.exists = mailbox.exists;
         Ok((session, facts))
     }
 
     async fn greeted(
         &self,
         mut client: Client<ImapStream>,
-    ) -> Result<Client<ImapStream>, InboundError> {
-        match self.timed(client.read_response()).await? {
+    ) -> Result<Client<ImapStream>, OpenFailure> {
+        match self.timed_step(client.read_response()).await? {
             Ok(Some(_greeting)) => Ok(client),
-            Ok(None) => Err(InboundError::Connect {
-                server: self.server(),
-                reason: "closed before greeting".into(),
-            }),
-            Err(e) => Err(InboundError::Connect {
-                server: self.server(),
-                reason: e.to_string(),
-            }),
+            Ok(None) => Err(OpenFailure::Closed),
+            Err(e) => Err(OpenFailure::Greeting(e)),
         }
     }
 
-    async fn tls_handshake(&self, tcp: TcpStream) -> Result<ImapStream, InboundError> {
-        let name = ServerName::try_from(tls_name(&self.config.host))
-            .map_err(|e| InboundError::Tls(format!("server name {:?}: {e}", self.config.host)))?;
+    async fn tls_handshake(&self, tcp: TcpStream) -> Result<ImapStream, OpenFailure> {
+        let name = ServerName::try_from(tls_name(&self.config.host)).map_err(|e| {
+            OpenFailure::Other(InboundError::Tls(format!(
+                "server name {:?}: {e}",
+                self.config.host
+            )))
+        })?;
         let tls = self
-            .timed(self.tls.connect(name, tcp))
+            .timed_step(self.tls.connect(name, tcp))
             .await?
-            .map_err(|e| InboundError::Tls(format!("TLS with {}: {e}", self.server())))?;
+            .map_err(OpenFailure::Handshake)?;
         Ok(ImapStream::Tls(Box::new(tls)))
     }
 
-    async fn timed<F: Future>(&self, fut: F) -> Result<F::Output, InboundError> {
+    async fn timed_step<F: Future>(&self, fut: F) -> Result<F::Output, OpenFailure> {
         tokio::time::timeout(self.io_timeout, fut)
             .await
-            .map_err(|_| InboundError::Timeout(self.io_timeout))
+            .map_err(|_| OpenFailure::Timeout(self.io_timeout))
     }
 
     async fn fetch_unseen(&mut self) -> Result<Vec<InboundMail>, InboundError> {
@@ -470,6 +487,96 @@ impl ImapInbound {
     }
 }
 
+/// Where opening a session failed, with the error as the client gave it: kept
+/// typed so that a probe can name the cause, and turned into an [`InboundError`]
+/// for the daemon.
+enum OpenFailure {
+    Connect(std::io::Error),
+    Closed,
+    Greeting(std::io::Error),
+    StartTls(async_imap::error::Error),
+    Handshake(std::io::Error),
+    Login(async_imap::error::Error),
+    Select(async_imap::error::Error),
+    Timeout(Duration),
+    Other(InboundError),
+}
+
+impl OpenFailure {
+    fn into_inbound(self, server: String) -> InboundError {
+        match self {
+            OpenFailure::Connect(e) => InboundError::Connect {
+                server,
+                reason: e.to_string(),
+            },
+            OpenFailure::Closed => InboundError::Connect {
+                server,
+                reason: "closed before greeting".into(),
+            },
+            OpenFailure::Greeting(e) => InboundError::Connect {
+                server,
+                reason: e.to_string(),
+            },
+            OpenFailure::StartTls(e) => {
+                InboundError::Tls(format!("STARTTLS refused by {server}: {e}"))
+            }
+            OpenFailure::Handshake(e) => InboundError::Tls(format!("TLS with {server}: {e}")),
+            OpenFailure::Login(e) => InboundError::Login {
+                server,
+                reason: e.to_string(),
+            },
+            OpenFailure::Select(e) => imap_err(e),
+            OpenFailure::Timeout(t) => InboundError::Timeout(t),
+            OpenFailure::Other(e) => e,
+        }
+    }
+
+    fn cause(self, port: u16, mailbox: &str) -> ProbeError {
+        match self {
+            OpenFailure::Connect(e) | OpenFailure::Handshake(e) => {
+                ProbeError::from_connection(&e, port)
+            }
+            OpenFailure::Closed => ProbeError::Mismatch {
+                reason: "the server closed the connection before greeting (it may expect \
+                         security = \"tls\" on this port)"
+                    .into(),
+            },
+            OpenFailure::Greeting(e) => ProbeError::Mismatch {
+                reason: format!("the server's greeting was not IMAP ({e})"),
+            },
+            OpenFailure::StartTls(e) => ProbeError::Mismatch {
+                reason: format!(
+                    "the server refused STARTTLS ({e}); try security = \"tls\" on its TLS port"
+                ),
+            },
+            OpenFailure::Login(async_imap::error::Error::No(answer)) => {
+                ProbeError::Login(server_text(&answer))
+            }
+            OpenFailure::Login(e) => ProbeError::Login(e.to_string()),
+            OpenFailure::Select(async_imap::error::Error::No(answer)) => ProbeError::NoMailbox {
+                name: mailbox.to_string(),
+                answer: server_text(&answer),
+            },
+            OpenFailure::Select(e) => ProbeError::Other(e.to_string()),
+            OpenFailure::Timeout(t) => ProbeError::Silent {
+                seconds: t.as_secs(),
+            },
+            OpenFailure::Other(e) => ProbeError::Other(e.to_string()),
+        }
+    }
+}
+
+/// The server's own words in a NO answer, which async-imap hands over wrapped in
+/// the debug form of its response (`... information: Some("...") ...`).
+fn server_text(answer: &str) -> String {
+    answer
+        .split_once("Some(\"")
+        .and_then(|(_, rest)| rest.rsplit_once("\")"))
+        .map_or(answer, |(text, _)| text)
+        .trim()
+        .to_string()
+}
+
 async fn timed<F: Future>(io: Duration, fut: F) -> Result<F::Output, InboundError> {
     tokio::time::timeout(io, fut)
         .await
@@ -579,6 +686,15 @@ mod tests {
             ..config
         };
         assert!(ImapInbound::new(local, 1000).is_ok());
+    }
+
+    #[test]
+    fn server_text_is_unwrapped() {
+        assert_eq!(
+            server_text("code: None, info: Some(\"[AUTHENTICATIONFAILED] Failed.\")"),
+            "[AUTHENTICATIONFAILED] Failed."
+        );
+        assert_eq!(server_text("plain words"), "plain words");
     }
 
     #[test]

@@ -112,6 +112,13 @@ impl Inbound {
         }
     }
 
+    /// Logs out of an IMAP server (nothing to do for a Maildir).
+    pub async fn disconnect(&mut self) {
+        if let Inbound::Imap(i) = self {
+            i.disconnect().await;
+        }
+    }
+
     /// Waits up to `timeout` for new mail.
     pub async fn wait(&mut self, timeout: Duration) -> Result<Wake, InboundError> {
         match self {

@@ -12,12 +12,15 @@ use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use super::SendError;
 use crate::config::{Security, SmtpConfig};
 use crate::mail::compose::RenderedMail;
+use crate::mail::probe::ProbeError;
 use crate::mail::tls::tls_name;
 
 #[derive(Clone)]
 pub struct SmtpOutbound {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     server: String,
+    port: u16,
+    timeout_seconds: u64,
 }
 
 impl std::fmt::Debug for SmtpOutbound {
@@ -63,6 +66,8 @@ impl SmtpOutbound {
         Ok(SmtpOutbound {
             transport: builder.build(),
             server: format!("{}:{}", config.host, config.port),
+            port: config.port,
+            timeout_seconds: config.timeout_seconds,
         })
     }
 
@@ -75,6 +80,50 @@ impl SmtpOutbound {
             .map(|_| ())
             .map_err(|e| classify(&self.server, &e))
     }
+}
+
+impl SmtpOutbound {
+    /// Connects, says hello, secures the connection and logs in as configured, then
+    /// says goodbye: no mail is handed over. The error names the cause.
+    pub async fn probe(&self) -> Result<(), ProbeError> {
+        match self.transport.test_connection().await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(ProbeError::Other(
+                "the server did not answer NOOP after the login".into(),
+            )),
+            Err(e) => Err(probe_cause(&e, self.port, self.timeout_seconds)),
+        }
+    }
+}
+
+/// The operator's cause of a failed SMTP probe.
+fn probe_cause(e: &lettre::transport::smtp::Error, port: u16, timeout: u64) -> ProbeError {
+    let code = e.status().map(|c| c.to_string());
+    if code.as_deref().is_some_and(|c| AUTH_CODES.contains(&c)) {
+        return ProbeError::Login(e.to_string());
+    }
+    if e.is_timeout() {
+        return ProbeError::Silent { seconds: timeout };
+    }
+    if e.is_client() {
+        // lettre refuses on its own side, e.g. STARTTLS required but not offered.
+        return ProbeError::Mismatch {
+            reason: e.to_string(),
+        };
+    }
+    if e.is_response() {
+        // Bytes that are not an SMTP reply: TLS spoken to a plain port's client.
+        return ProbeError::Mismatch {
+            reason: format!(
+                "the server's answer was not SMTP ({e}); it may expect security = \"tls\" \
+                 on this port"
+            ),
+        };
+    }
+    if e.is_permanent() || e.is_transient() {
+        return ProbeError::Other(e.to_string());
+    }
+    ProbeError::from_connection(e, port)
 }
 
 fn tls_parameters(config: &SmtpConfig) -> Result<TlsParameters, SendError> {
