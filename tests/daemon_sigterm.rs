@@ -7,7 +7,7 @@
 //!
 //! Trials: 12 by default; `LEGATE_SIGTERM_TRIALS=N` for more.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

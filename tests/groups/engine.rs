@@ -3,6 +3,12 @@
 //! and why.
 
 // Helpers shared by the files of the group, compiled once.
+#[path = "../engine_common/mod.rs"]
+mod engine_common;
+#[path = "../hardening_common/mod.rs"]
+mod hardening_common;
+
+// The test files.
 #[path = "../accounts.rs"]
 mod accounts;
 #[path = "../agora_engine.rs"]
@@ -13,18 +19,16 @@ mod daemon;
 mod daemon_config;
 #[path = "../daemon_crash.rs"]
 mod daemon_crash;
+#[path = "../daemon_sigterm.rs"]
+mod daemon_sigterm;
 #[path = "../draw_ahead.rs"]
 mod draw_ahead;
 #[path = "../engine.rs"]
 mod engine;
-#[path = "../engine_common/mod.rs"]
-mod engine_common;
 #[path = "../engine_text.rs"]
 mod engine_text;
 #[path = "../gtd_engine.rs"]
 mod gtd_engine;
-#[path = "../hardening_common/mod.rs"]
-mod hardening_common;
 #[path = "../hostile_mail.rs"]
 mod hostile_mail;
 #[path = "../masters_engine.rs"]

@@ -3,11 +3,15 @@
 //! and why.
 
 // Helpers shared by the files of the group, compiled once.
+#[path = "../hardening_common/mod.rs"]
+mod hardening_common;
+
+// The test files.
+#[path = "../check_config.rs"]
+mod check_config;
 #[path = "../e2e.rs"]
 mod e2e;
 #[path = "../faults.rs"]
 mod faults;
-#[path = "../hardening_common/mod.rs"]
-mod hardening_common;
 #[path = "../mail_servers.rs"]
 mod mail_servers;

@@ -3,6 +3,12 @@
 //! and why.
 
 // Helpers shared by the files of the group, compiled once.
+#[path = "../datc_support/mod.rs"]
+mod datc_support;
+
+mod layout;
+
+// The test files.
 #[path = "../adjudicate_cli.rs"]
 mod adjudicate_cli;
 #[path = "../adjudicate_json.rs"]
@@ -13,8 +19,6 @@ mod agora;
 mod clock;
 #[path = "../datc.rs"]
 mod datc;
-#[path = "../datc_support/mod.rs"]
-mod datc_support;
 #[path = "../grammar_examples.rs"]
 mod grammar_examples;
 #[path = "../grammar_props.rs"]
@@ -25,7 +29,6 @@ mod gtd;
 mod judge_props;
 #[path = "../judge_regressions.rs"]
 mod judge_regressions;
-mod layout;
 #[path = "../lots.rs"]
 mod lots;
 #[path = "../mail_ingest.rs"]
