@@ -50,6 +50,9 @@ pub struct JudgeConfig {
     pub max_mail_bytes: usize,
     /// Replies per sender and hour, at most.
     pub replies_per_hour: u32,
+    /// The `authserv-id`s of the receiving mail servers whose
+    /// `Authentication-Results` fields the judge believes; empty: none.
+    pub authserv_ids: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,6 +212,7 @@ struct RawJudge {
     timezone: Option<String>,
     max_mail_bytes: Option<usize>,
     replies_per_hour: Option<u32>,
+    authserv_ids: Option<Vec<String>>,
 }
 
 /// Both `[inbound]` and `[outbound]`; which keys apply depends on `kind`.
@@ -278,7 +282,25 @@ impl<E: Fn(&str) -> Option<String>> Validator<'_, E> {
         if replies_per_hour == 0 {
             return Err(self.err("judge", "replies_per_hour", "must be at least 1"));
         }
+        let authserv_ids: Vec<String> = raw
+            .authserv_ids
+            .unwrap_or_default()
+            .into_iter()
+            .map(|id| id.trim().to_string())
+            .collect();
+        if authserv_ids
+            .iter()
+            .any(|id| id.is_empty() || id.contains(|c: char| c.is_whitespace() || c == ';'))
+        {
+            return Err(self.err(
+                "judge",
+                "authserv_ids",
+                "each must be one word: the authserv-id the mail server writes first in \
+                 its Authentication-Results fields (e.g. \"mx.example.org\")",
+            ));
+        }
         Ok(JudgeConfig {
+            authserv_ids,
             name,
             address: raw.address.trim().to_string(),
             database: self.path(raw.database),

@@ -510,6 +510,7 @@ fn ingest(
         },
         judge_name: "LEGT".into(),
         per_hour: 30,
+        authserv_ids: Vec::new(),
     };
     let before = outbox_len(&mut engine)?;
     let now = due_at() - chrono::Duration::hours(1);

@@ -6,11 +6,13 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::game::engine::{Admit, Vouch};
 use crate::game::{Applied, Engine, EngineError};
 use crate::mail::IngestOptions;
 use crate::mail::inbound::{Inbound, InboundError, InboundMail};
 use crate::mail::ingest::Envelope;
 use crate::mail::ratelimit::WINDOW;
+use crate::mail::vouch::{Verdict, verdict};
 use crate::store::{InboundId, InboundStatus, NewOutbox, StoreError, Tx};
 
 /// Most written (non-blank) lines one mail may carry. A full set of orders with
@@ -24,8 +26,12 @@ pub struct IntakeSettings {
     pub ingest: IngestOptions,
     /// Judge code for subjects of the guard's own replies.
     pub judge_name: String,
-    /// Mails per sender and hour that are applied and answered.
+    /// Mails per sender and hour that are applied and answered (mails that
+    /// sign on with a seat's right password are not counted).
     pub per_hour: u32,
+    /// The `authserv-id`s of the mail servers whose `Authentication-Results`
+    /// the judge believes (`[judge] authserv_ids`); empty: none.
+    pub authserv_ids: Vec<String>,
 }
 
 /// What became of one mail.
@@ -181,7 +187,12 @@ pub fn handle_batch(
         .zip(&envelopes)
         .zip(ids)
         .map(|((mail, env), id)| {
-            match apply_stored(engine, settings, id, env.as_ref(), now) {
+            let vouch = match verdict(&mail.raw, &settings.authserv_ids) {
+                Verdict::NotChecked => Vouch::NotChecked,
+                Verdict::Vouched => Vouch::Vouched,
+                Verdict::Unvouched => Vouch::Unvouched,
+            };
+            match apply_stored(engine, settings, id, env.as_ref(), vouch, now) {
                 Err(EngineError::Store(e)) => Err(EngineError::Store(e)),
                 // Anything else would fail the same way on every attempt: record it
                 // and answer once, rather than retrying the mail for ever.
@@ -202,6 +213,7 @@ fn apply_stored(
     settings: &IntakeSettings,
     id: InboundId,
     envelope: Option<&Envelope>,
+    vouch: Vouch,
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
     let sender = envelope.and_then(|e| e.sender.clone()).unwrap_or_default();
@@ -212,10 +224,15 @@ fn apply_stored(
         now,
         |tx| {
             Ok(match guard(tx, settings, id, envelope, &text, now)? {
-                Some(settled) => Err(settled),
-                None => Ok(text.clone()),
+                Guarded::Settled(settled) => Err(settled),
+                Guarded::Read { over_cap } => Ok(Admit {
+                    body: text.clone(),
+                    vouch,
+                    only_if_signed: over_cap,
+                }),
             })
         },
+        |tx| rate_limited(tx, settings, id, &sender, now),
         |tx, applied| tell_from_address(tx, settings, envelope, applied, now),
     )?;
     let applied = match result {
@@ -315,9 +332,17 @@ fn tell_from_address(
     Ok(())
 }
 
+/// What the guard decided about a mail.
+enum Guarded {
+    /// Settled without reading it.
+    Settled(Outcome),
+    /// To be read; `over_cap`: its address is over the hourly cap of mail that
+    /// did not sign on with a right password, so it is applied only if it does.
+    Read { over_cap: bool },
+}
+
 /// Decides, in one transaction, everything short of the engine: a mail handled
-/// before, one that must not be answered, one too large, one over the rate. Returns
-/// `None` when the engine should apply the mail.
+/// before, one that must not be answered, one too large, one over the rate.
 fn guard(
     tx: &Tx<'_>,
     settings: &IntakeSettings,
@@ -325,42 +350,36 @@ fn guard(
     envelope: Option<&Envelope>,
     text: &str,
     now: DateTime<Utc>,
-) -> Result<Option<Outcome>, StoreError> {
+) -> Result<Guarded, StoreError> {
     if tx.inbound_status(id)? != InboundStatus::Pending {
-        return Ok(Some(Outcome::Duplicate));
+        return Ok(Guarded::Settled(Outcome::Duplicate));
     }
     let Some(env) = envelope else {
         tx.set_inbound_outcome(id, InboundStatus::Failed, "not a mail message", now)?;
-        return Ok(Some(Outcome::Unreadable));
+        return Ok(Guarded::Settled(Outcome::Unreadable));
     };
     if let Some(reason) = &env.no_reply {
         let why = format!("not answered: {reason}");
         tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
-        return Ok(Some(Outcome::Ignored(why)));
+        return Ok(Guarded::Settled(Outcome::Ignored(why)));
     }
     let Some(sender) = env.sender.as_deref() else {
         tx.set_inbound_outcome(id, InboundStatus::Ignored, "no sender address", now)?;
-        return Ok(Some(Outcome::Ignored("no sender address".into())));
+        return Ok(Guarded::Settled(Outcome::Ignored(
+            "no sender address".into(),
+        )));
     };
-    // The mails of the last hour, this one included: the first `per_hour` are
-    // answered, the next gets one notice, the rest only their stored copy.
-    let recent = tx.inbound_count_from(sender, now - WINDOW, id)?;
-    let cap = settings.per_hour as usize;
-    if recent > cap {
-        let notice = recent == cap + 1;
-        tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
-        if notice {
-            let body = format!(
-                "You have sent more than {cap} mails to this judge within an hour. \
-                 Further mails from you are not read until an hour has passed; \
-                 please send your commands again then.\n"
-            );
-            queue_short_reply(tx, settings, id, sender, &body, now)?;
-        }
-        tx.set_inbound_outcome(id, InboundStatus::Ignored, "rate limited", now)?;
-        return Ok(Some(Outcome::RateLimited { notice }));
-    }
+    // The mails of the last hour that did not sign on with a right password,
+    // this one included: anyone can send those in the address's name, so they
+    // never hold up one that does sign on.
+    let recent = tx.inbound_unsigned_count_from(sender, now - WINDOW, id)?;
+    let over_cap = recent > settings.per_hour as usize;
     if env.oversize {
+        if over_cap {
+            return Ok(Guarded::Settled(rate_limited(
+                tx, settings, id, sender, now,
+            )?));
+        }
         let body = format!(
             "Your mail ({} bytes) is larger than this judge accepts ({} bytes), so it \
              was not read. Please send your commands as plain text, without attachments.\n",
@@ -368,10 +387,15 @@ fn guard(
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too large", now)?;
-        return Ok(Some(Outcome::Oversize));
+        return Ok(Guarded::Settled(Outcome::Oversize));
     }
     let written = text.lines().filter(|l| !l.trim().is_empty()).count();
     if written > MAX_LINES {
+        if over_cap {
+            return Ok(Guarded::Settled(rate_limited(
+                tx, settings, id, sender, now,
+            )?));
+        }
         tracing::warn!(%sender, lines = written, "too many lines; not read");
         let body = format!(
             "Your mail has {written} lines of text; this judge reads at most {MAX_LINES} \
@@ -380,9 +404,36 @@ fn guard(
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too many lines", now)?;
-        return Ok(Some(Outcome::Oversize));
+        return Ok(Guarded::Settled(Outcome::Oversize));
     }
-    Ok(None)
+    Ok(Guarded::Read { over_cap })
+}
+
+/// A mail over its address's hourly cap that did not sign on with a right
+/// password (everything it did is undone): the first gets one notice, the rest
+/// only their stored copy.
+fn rate_limited(
+    tx: &Tx<'_>,
+    settings: &IntakeSettings,
+    id: InboundId,
+    sender: &str,
+    now: DateTime<Utc>,
+) -> Result<Outcome, StoreError> {
+    let recent = tx.inbound_unsigned_count_from(sender, now - WINDOW, id)?;
+    let cap = settings.per_hour as usize;
+    let notice = recent == cap + 1;
+    tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
+    if notice {
+        let body = format!(
+            "More than {cap} mails that did not sign on with a right password came from \
+             your address to this judge within an hour. Until an hour has passed, such \
+             mails are not read; mails that sign on with a seat's password \
+             (SIGNON <power><game> <password>) are read as always.\n"
+        );
+        queue_short_reply(tx, settings, id, sender, &body, now)?;
+    }
+    tx.set_inbound_outcome(id, InboundStatus::Ignored, "rate limited", now)?;
+    Ok(Outcome::RateLimited { notice })
 }
 
 /// Marks a mail the engine failed on as failed, with one short answer.

@@ -76,6 +76,7 @@ impl Parts {
                 },
                 judge_name: judge.name.clone(),
                 per_hour: judge.replies_per_hour,
+                authserv_ids: judge.authserv_ids.clone(),
             },
             delivery: DeliverySettings {
                 judge_address: judge.address.clone(),

@@ -5,6 +5,7 @@
 //! - `compose` and `subject`: [`OutgoingMail`] → [`RenderedMail`] bytes.
 //! - `inbound`: IMAP or Maildir source; `outbound`: SMTP or Maildir sink.
 //! - `ratelimit`: how many replies one sender may get per hour.
+//! - `vouch`: whether a trusted receiving server vouches for the From: address.
 
 pub mod compose;
 pub mod inbound;
@@ -15,6 +16,7 @@ pub mod robots;
 pub mod subject;
 pub mod text;
 pub mod tls;
+pub mod vouch;
 
 pub use compose::{AutoSubmitted, ComposeError, OutgoingMail, RenderedMail, render};
 pub use inbound::{Inbound, InboundError, InboundMail, MailKey, Wake};

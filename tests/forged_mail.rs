@@ -1,0 +1,139 @@
+//! Mail with a forged From: through the judge's real intake path (a Maildir
+//! inbox, a SQLite file, `run_once`, a Maildir outbox): whatever a forger
+//! sends in a player's name, the player's own mail, signed with the right
+//! password, is read and answered, and the player's seat and account stay as
+//! they were. See docs/hardening.md, "Forged mail".
+
+mod hardening_common;
+
+use chrono::Duration;
+use hardening_common::*;
+
+fn to(judge: &Judge, addr: &str) -> Vec<Sent> {
+    judge
+        .sent()
+        .into_iter()
+        .filter(|s| s.to == vec![addr.to_string()])
+        .collect()
+}
+
+fn orders_of(judge: &Judge, power: &str) -> i64 {
+    judge.count(&format!(
+        "SELECT count(*) FROM orders WHERE power = '{power}'"
+    ))
+}
+
+#[test]
+fn a_flood_of_forged_mail_does_not_hold_up_the_players_signed_orders() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "flood", now);
+    let france = POWERS[2].1;
+    // 31 forged mails in France's name: with France's join (which proved no
+    // password either), two more than the hourly cap.
+    for i in 0..31 {
+        judge.drop_mail(france, &format!("forged{i}@x"), "help", "HELP");
+    }
+    let report = judge.once(now + Duration::minutes(5));
+    assert_eq!(report.intake.applied, 29, "{report:?}");
+    assert_eq!(report.intake.rate_limited, 2, "{report:?}");
+    // Then France's own orders, signed with the password.
+    judge.drop_mail(
+        france,
+        "real@x",
+        "orders",
+        "SIGNON Fflood pw-F\nA Par - Bur\nF Bre - Mao",
+    );
+    let report = judge.once(now + Duration::minutes(10));
+    assert_eq!(report.intake.applied, 1, "{report:?}");
+    assert_eq!(orders_of(&judge, "France"), 2, "the orders are stored");
+    let answers: Vec<Sent> = to(&judge, france)
+        .into_iter()
+        .filter(|s| s.text.contains("Accepted: A PAR - BUR"))
+        .collect();
+    assert_eq!(answers.len(), 1, "and answered");
+    // More forged mail after it is still capped, and unsigned mail with a
+    // wrong password is not let through by the signed one.
+    judge.drop_mail(france, "forged-late@x", "help", "HELP");
+    judge.drop_mail(
+        france,
+        "forged-pw@x",
+        "x",
+        "SIGNON Fflood guess\nA Par - Pic",
+    );
+    let report = judge.once(now + Duration::minutes(11));
+    assert_eq!(report.intake.rate_limited, 2, "{report:?}");
+    assert_eq!(orders_of(&judge, "France"), 2);
+    let status: String = judge
+        .sql()
+        .query_row(
+            "SELECT outcome FROM inbound_mails WHERE message_id = 'forged-pw@x'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("stored");
+    assert_eq!(status, "rate limited", "kept, with why");
+    // The wrong password still counts towards the seat's lock.
+    assert_eq!(
+        judge.count("SELECT count(*) FROM events WHERE kind = 'password.refused'"),
+        1
+    );
+}
+
+#[test]
+fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "guess", now);
+    let (france, england) = (POWERS[2].1, POWERS[1].1);
+    let limit = legate::game::session::GUESS_LIMIT;
+    // A guesser writing France's own address, a PRESS TO in each guess to see
+    // which one is right.
+    let guess =
+        |pw: &str| format!("SIGNON Fguess {pw}\nPRESS TO E\nright: {pw}\nENDPRESS\nA Par - Pic");
+    for i in 0..limit {
+        judge.drop_mail(
+            france,
+            &format!("g{i}@x"),
+            "x",
+            &guess(&format!("wrong{i}")),
+        );
+    }
+    judge.drop_mail(france, "g-right@x", "x", &guess("pw-F"));
+    let before: Vec<String> = judge.sent().into_iter().map(|s| s.message_id).collect();
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, limit + 1, "{report:?}");
+    let press: Vec<Sent> = to(&judge, england)
+        .into_iter()
+        .filter(|s| !before.contains(&s.message_id))
+        .collect();
+    assert!(
+        press.is_empty(),
+        "no press went out: {:#?}",
+        press
+            .iter()
+            .map(|s| (&s.subject, &s.text))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(orders_of(&judge, "France"), 0, "no order stored");
+    let last = to(&judge, france)
+        .into_iter()
+        .find(|s| s.text.contains("is locked until"))
+        .expect("the locked mail is answered");
+    assert!(
+        last.text.contains("Nothing in this mail was applied"),
+        "{}",
+        last.text
+    );
+    assert!(!last.text.contains("Signed on"), "{}", last.text);
+    // The master was told of the guessing.
+    assert!(
+        to(&judge, GM)
+            .iter()
+            .any(|s| s.subject.contains("Wrong passwords"))
+    );
+    // An hour later the seat's player signs on as always.
+    judge.drop_mail(france, "later@x", "x", "SIGNON Fguess pw-F\nA Par - Bur");
+    judge.once(now + Duration::minutes(62));
+    assert_eq!(orders_of(&judge, "France"), 1);
+}
