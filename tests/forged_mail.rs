@@ -137,3 +137,106 @@ fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
     judge.once(now + Duration::minutes(62));
     assert_eq!(orders_of(&judge, "France"), 1);
 }
+
+/// The text of the answer to the mail with Message-ID `id`.
+fn answer_to(judge: &Judge, addr: &str, id: &str) -> String {
+    to(judge, addr)
+        .into_iter()
+        .find(|s| s.raw.windows(id.len()).any(|w| w == id.as_bytes()))
+        .map(|s| s.text)
+        .unwrap_or_else(|| panic!("an answer to {id}"))
+}
+
+fn account_zone(judge: &Judge, addr: &str) -> Option<String> {
+    judge
+        .sql()
+        .query_row(
+            "SELECT time_zone FROM accounts WHERE address = ?1 COLLATE NOCASE",
+            [addr],
+            |r| r.get(0),
+        )
+        .ok()
+}
+
+#[test]
+fn forged_account_changes_change_nothing_and_say_why() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "acct", now);
+    let france = POWERS[2].1;
+    let zone_before = account_zone(&judge, france);
+    // In France's name, without a password: a time zone, a registration, and
+    // (with a sign-on that fails) a move of the seat's mail.
+    judge.drop_mail(france, "f-tz@x", "x", "SET TIMEZONE Pacific/Kiritimati");
+    judge.drop_mail(
+        france,
+        "f-reg@x",
+        "x",
+        "REGISTER\nname: Mallory\npassword: taken-over\ntimezone: Asia/Tokyo\nEND",
+    );
+    judge.drop_mail(
+        france,
+        "f-addr@x",
+        "x",
+        "SIGNON Facct guess\nSET ADDRESS thief@elsewhere.test",
+    );
+    // An observer place made in France's name proves nothing either.
+    judge.drop_mail(
+        france,
+        "f-obs@x",
+        "x",
+        "OBSERVE acct anything\nSET ADDRESS thief@elsewhere.test",
+    );
+    judge.once(now + Duration::minutes(1));
+    assert_eq!(account_zone(&judge, france), zone_before, "zone unchanged");
+    let hash: Option<String> = judge
+        .sql()
+        .query_row(
+            "SELECT password_hash FROM accounts WHERE address = ?1",
+            [france],
+            |r| r.get(0),
+        )
+        .expect("account");
+    assert!(hash.is_none(), "no account password set");
+    let seat: String = judge
+        .sql()
+        .query_row("SELECT state FROM games WHERE name = 'acct'", [], |r| {
+            r.get(0)
+        })
+        .expect("state");
+    assert!(!seat.contains("thief@"), "no seat moved");
+    let why = |id: &str| answer_to(&judge, france, id);
+    for id in ["f-tz@x", "f-reg@x"] {
+        let text = why(id);
+        assert!(
+            text.contains("signs on with the password of a seat")
+                && text.contains("nothing was changed"),
+            "{text}"
+        );
+    }
+    assert!(why("f-obs@x").contains("signs on to it with its password"));
+
+    // The player, with the password, changes the zone and moves the seat; the
+    // judge's own address is refused, and the old address hears of the move.
+    judge.drop_mail(
+        france,
+        "real-tz@x",
+        "x",
+        &format!("SIGNON Facct pw-F\nSET TIMEZONE Asia/Tokyo\nSET ADDRESS {JUDGE}"),
+    );
+    judge.once(now + Duration::minutes(2));
+    assert_eq!(account_zone(&judge, france).as_deref(), Some("Asia/Tokyo"));
+    let text = answer_to(&judge, france, "real-tz@x");
+    assert!(text.contains("this judge's own address"), "{text}");
+    // From the player's new address, with the password: the seat moves, and
+    // the address it leaves is told.
+    let new = "new-france@example.test";
+    judge.drop_mail(new, "real-move@x", "x", "SIGNON Facct pw-F\nSET ADDRESS");
+    judge.once(now + Duration::minutes(3));
+    assert!(answer_to(&judge, new, "real-move@x").contains(&format!("now goes to {new}")));
+    assert!(
+        to(&judge, france)
+            .iter()
+            .any(|s| s.subject.contains("Address changed") && s.text.contains(new))
+    );
+}

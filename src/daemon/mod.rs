@@ -85,6 +85,7 @@ impl Parts {
             engine: EngineConfig {
                 judge_name: judge.name.clone(),
                 timezone: judge.timezone,
+                judge_address: judge.address.clone(),
             },
             poll: Duration::from_secs(match &config.inbound {
                 InboundConfig::Imap(c) => c.poll_seconds.max(1),

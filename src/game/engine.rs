@@ -21,6 +21,8 @@ pub struct EngineConfig {
     /// The time zone of an address with no account yet (`[judge] timezone`):
     /// new accounts start in it, and mail to such an address shows times in it.
     pub timezone: chrono_tz::Tz,
+    /// The judge's own address: no seat's mail may be sent to it.
+    pub judge_address: String,
 }
 
 impl Default for EngineConfig {
@@ -28,6 +30,7 @@ impl Default for EngineConfig {
         EngineConfig {
             judge_name: "LEGT".to_string(),
             timezone: chrono_tz::Tz::UTC,
+            judge_address: String::new(),
         }
     }
 }
@@ -324,6 +327,7 @@ fn apply_in(
     let (outcome, kept) = tx.attempt(|tx| -> Result<_, EngineError> {
         let mut work = Work::new(tx, now, judge, inbound);
         work.default_zone = config.timezone;
+        work.judge_address = config.judge_address.clone();
         let mut session = Session::new(&mut work, sender, &mut **secrets, admission.vouch);
         session.run(lines)?;
         let held = session.held();

@@ -60,6 +60,8 @@ pub struct Work<'t, 'c> {
     pub tx: &'t Tx<'c>,
     pub now: DateTime<Utc>,
     pub judge: String,
+    /// The judge's own address (empty when not known).
+    pub judge_address: String,
     pub inbound: Option<InboundId>,
     /// The zone of an address without an account (the judge's default).
     pub default_zone: chrono_tz::Tz,
@@ -96,6 +98,7 @@ impl<'t, 'c> Work<'t, 'c> {
             tx,
             now,
             judge: judge.to_string(),
+            judge_address: String::new(),
             inbound,
             default_zone: chrono_tz::Tz::UTC,
             games: BTreeMap::new(),

@@ -379,6 +379,54 @@ impl Session<'_, '_, '_> {
         Ok(())
     }
 
+    /// Why the sender's account may not be changed by this mail, if it may
+    /// not. Anyone can write an address in From:, so a change needs proof
+    /// that the sender is the address's player: a sign-on earlier in the mail
+    /// with the password of a seat held at that address, or (`REGISTER`) the
+    /// account's own password. An address that holds no seat and has no
+    /// account password has nothing to take over, and registers freely.
+    /// Where the judge believes its mail server, mail it does not vouch for
+    /// changes no account at all.
+    pub(super) fn account_change_refusal(
+        &self,
+        account_password: Option<&str>,
+    ) -> Result<Option<String>, EngineError> {
+        let sender = &self.sender;
+        if self.vouch == Vouch::Unvouched {
+            return Ok(Some(format!(
+                "this judge changes account settings only in mail its mail server vouches \
+                 for (DKIM or DMARC) as coming from {sender}; it did not vouch for this \
+                 one, so nothing was changed"
+            )));
+        }
+        if self.held.signed_own {
+            return Ok(None);
+        }
+        let Some(account) = self.work.tx.account_by_address(sender)? else {
+            return Ok(None);
+        };
+        if let (Some(hash), Some(given)) = (&account.password_hash, account_password)
+            && crate::store::verify_password(given, hash)
+        {
+            return Ok(None);
+        }
+        let seats = self.work.tx.memberships_of(account.id)?;
+        if account.password_hash.is_none() && seats.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(format!(
+            "the settings of {sender} change only in a mail that first signs on with the \
+             password of a seat held at {sender} (SIGNON <power><game> <password>){}; this \
+             one did not, so nothing was changed. Anyone can write an address in From:; \
+             if you did not send this mail, someone is writing in your name",
+            if account.password_hash.is_some() {
+                ", or in a REGISTER whose password: line is the account's password"
+            } else {
+                ""
+            }
+        )))
+    }
+
     pub(super) fn register(
         &mut self,
         line: usize,
@@ -387,6 +435,10 @@ impl Session<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         let masked = mask_line(text);
         let text = masked.as_ref().map_or(text, |m| m.text.as_str());
+        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
+            self.fail(line, text, why);
+            return Ok(());
+        }
         let Some(name) = field(fields, &["name"]) else {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
@@ -484,6 +536,23 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, format!("{new:?} is not a mail address"));
             return Ok(());
         }
+        if !self.held.signed {
+            self.fail(
+                line,
+                text,
+                "a seat's mail moves only in a mail that signs on to it with its password \
+                 (SIGNON <power><game> <password>) before SET ADDRESS; nothing was changed",
+            );
+            return Ok(());
+        }
+        if new.eq_ignore_ascii_case(&self.work.judge_address) {
+            self.fail(
+                line,
+                text,
+                format!("{new} is this judge's own address; a seat's mail cannot go there"),
+            );
+            return Ok(());
+        }
         let sender = self.sender.clone();
         let g = self.work.game_mut(&ctx.key);
         let name = g.state.name.clone();
@@ -522,6 +591,19 @@ impl Session<'_, '_, '_> {
                     "member.address",
                     json!({ "from": old, "to": new }),
                 )?;
+                // The address the seat leaves hears of it: whoever sent this
+                // knew the password, and the player should know it was used.
+                if !old.eq_ignore_ascii_case(&new) && !old.eq_ignore_ascii_case(&sender) {
+                    let body = format!(
+                        ":: Judge: {judge}  Game: {name}\n\n\
+                         Mail for your seat in {name} now goes to {new}, as asked in a mail \
+                         from {sender} that gave the seat's password. If you did not ask \
+                         for this, tell the game's master.\n",
+                        judge = self.work.judge
+                    );
+                    let subject = format!("{}:{name} - Address changed", self.work.judge);
+                    self.work.send(&old, subject, body, Some(id), false);
+                }
                 self.ok(
                     text,
                     format!("Mail for your seat in {name} now goes to {new}."),

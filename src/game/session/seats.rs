@@ -465,6 +465,10 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
+        if let Some(why) = self.account_change_refusal(None)? {
+            self.fail(line, text, why);
+            return Ok(());
+        }
         match self.work.tx.account_by_address(&self.sender)? {
             Some(mut a) => {
                 a.time_zone = zone.to_string();
