@@ -240,3 +240,93 @@ fn forged_account_changes_change_nothing_and_say_why() {
             .any(|s| s.subject.contains("Address changed") && s.text.contains(new))
     );
 }
+
+fn lot(judge: &Judge, game: &str) -> (Option<String>, Option<String>) {
+    judge
+        .sql()
+        .query_row(
+            "SELECT lot_commitment, lot_secret FROM games WHERE name = ?1",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("game")
+}
+
+#[test]
+fn two_games_created_in_one_mail_have_unrelated_secrets() {
+    use sha2::{Digest, Sha256};
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    judge.drop_mail(
+        GM,
+        "two@x",
+        "new",
+        "CREATE ?lotone pw-one\nCREATE ?lottwo pw-two\nCREATE ?lotthree pw-three",
+    );
+    judge.once(now);
+    let games: Vec<(Option<String>, Option<String>)> = ["lotone", "lottwo", "lotthree"]
+        .iter()
+        .map(|g| lot(&judge, g))
+        .collect();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let zero = hex(&[0u8; 32]);
+    let clock = hex(&Sha256::digest(now.to_rfc3339().as_bytes()));
+    for (i, (commitment, secret)) in games.iter().enumerate() {
+        let secret = secret.as_deref().expect("a secret");
+        let commitment = commitment.as_deref().expect("a commitment");
+        assert_ne!(secret, zero);
+        assert_ne!(secret, clock, "not the clock's hash");
+        assert_eq!(secret.len(), 64);
+        for (other, _) in &games[i + 1..] {
+            assert_ne!(Some(commitment), other.as_deref(), "unrelated commitments");
+        }
+        // Each reveals its own: the commitment is the SHA-256 of the secret.
+        let bytes: Vec<u8> = (0..32)
+            .map(|k| u8::from_str_radix(&secret[2 * k..2 * k + 2], 16).expect("hex"))
+            .collect();
+        assert_eq!(hex(&Sha256::digest(&bytes)), commitment);
+    }
+}
+
+#[test]
+fn a_game_without_a_lot_secret_does_not_start_on_a_made_up_one() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    judge.drop_mail(GM, "create@x", "new", "CREATE ?nolot gm-pw");
+    judge.once(now);
+    judge
+        .sql()
+        .execute(
+            "UPDATE games SET lot_secret = NULL WHERE name = 'nolot'",
+            [],
+        )
+        .expect("take the secret away");
+    for (p, addr) in POWERS {
+        judge.drop_mail(
+            addr,
+            &format!("join-{p}@x"),
+            "join",
+            &format!("SIGNON ?nolot pw-{p}"),
+        );
+    }
+    let report = judge.once(now + Duration::minutes(1));
+    // The seventh join would start the game: the engine refuses to draw the
+    // powers without the game's secret, and the mail is kept for the operator.
+    assert_eq!(report.intake.failed, 1, "{report:?}");
+    let status: String = judge
+        .sql()
+        .query_row("SELECT status FROM games WHERE name = 'nolot'", [], |r| {
+            r.get(0)
+        })
+        .expect("status");
+    assert_eq!(status, "forming");
+    let outcome: String = judge
+        .sql()
+        .query_row(
+            "SELECT outcome FROM inbound_mails WHERE status = 'failed'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("failed mail");
+    assert!(outcome.contains("no lot secret"), "{outcome}");
+}

@@ -368,7 +368,7 @@ fn setup(db: &Path, games: usize, due: usize, cheap_hashes: bool) -> Result<(), 
                         .lot_secret
                         .as_deref()
                         .and_then(crate::lots::LotSecret::from_hex)
-                        .unwrap_or(crate::lots::LotSecret([0; 32]));
+                        .ok_or_else(|| crate::game::EngineError::NoLotSecret(row.name.clone()))?;
                     work.adopt(new_row, state, secret);
                 }
                 work.flush()

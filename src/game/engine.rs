@@ -87,7 +87,8 @@ pub struct Engine {
     secrets: SecretSource,
 }
 
-fn os_secret() -> [u8; 32] {
+/// 32 bytes from the operating system's random source: every lot secret.
+pub(crate) fn os_secret() -> [u8; 32] {
     use rand::RngCore;
     let mut b = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut b);

@@ -38,6 +38,16 @@ pub struct Loaded {
     synced: Option<Vec<Seat>>,
 }
 
+impl Loaded {
+    /// The game's lot secret. A game without one is an error: no draw is ever
+    /// made with a stand-in anyone could predict.
+    pub fn lot_secret(&self) -> Result<LotSecret, EngineError> {
+        self.secret
+            .clone()
+            .ok_or_else(|| EngineError::NoLotSecret(self.state.name.clone()))
+    }
+}
+
 /// What of a member the memberships table holds.
 type Seat = (String, Role, Option<String>, Vec<Vec<String>>);
 
