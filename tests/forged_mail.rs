@@ -330,3 +330,74 @@ fn a_game_without_a_lot_secret_does_not_start_on_a_made_up_one() {
         .expect("failed mail");
     assert!(outcome.contains("no lot secret"), "{outcome}");
 }
+
+#[test]
+fn signed_orders_in_bulk_or_list_mail_are_applied_and_nothing_else_is_answered() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "bulk", now);
+    let (england, france) = (POWERS[1].1, POWERS[2].1);
+    let mail = |from: &str, id: &str, field: &str, body: &str| {
+        format!(
+            "From: {from}\nTo: {JUDGE}\nSubject: orders\nMessage-ID: <{id}>\n{field}\n\
+             Date: Mon, 1 Mar 2027 09:00:00 +0000\n\n{body}\n"
+        )
+    };
+    // A mail client that marks its mail as bulk, with France's signed orders.
+    judge.drop_raw(&mail(
+        france,
+        "bulk1@x",
+        "Precedence: bulk",
+        "SIGNON Fbulk pw-F\nA Par - Bur",
+    ));
+    // The same from a list: applied, but the answer would go to the list.
+    judge.drop_raw(&mail(
+        england,
+        "list1@x",
+        "List-Id: <dip.lists.example.test>",
+        "SIGNON Ebulk pw-E\nF Lon - Nth",
+    ));
+    // Bulk mail without a sign-on: kept with why, not answered.
+    judge.drop_raw(&mail(france, "bulk2@x", "Precedence: bulk", "HELP"));
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, 2, "{report:?}");
+    assert_eq!(report.intake.ignored, 1, "{report:?}");
+    assert_eq!(orders_of(&judge, "France"), 1);
+    assert_eq!(orders_of(&judge, "England"), 1);
+    let answer = answer_to(&judge, france, "bulk1@x");
+    assert!(answer.contains("Accepted: A PAR - BUR"), "{answer}");
+    let reply = to(&judge, france)
+        .into_iter()
+        .find(|s| s.text.contains("Accepted: A PAR - BUR"))
+        .expect("reply");
+    let raw = String::from_utf8_lossy(&reply.raw);
+    assert!(
+        raw.contains("Auto-Submitted: auto-replied"),
+        "RFC 3834: {raw}"
+    );
+    assert!(
+        !to(&judge, england)
+            .iter()
+            .any(|s| s.text.contains("F LON - NTH")),
+        "list mail is not answered"
+    );
+    let kept: Vec<(String, String)> = judge
+        .sql()
+        .prepare("SELECT message_id, outcome FROM inbound_mails WHERE message_id LIKE '%1@x' OR message_id = 'bulk2@x' ORDER BY message_id")
+        .expect("query")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .collect::<Result<_, _>>()
+        .expect("rows");
+    assert_eq!(
+        kept,
+        vec![
+            ("bulk1@x".to_string(), "applied".to_string()),
+            (
+                "bulk2@x".to_string(),
+                "not answered: Precedence: bulk".to_string()
+            ),
+            ("list1@x".to_string(), "applied".to_string()),
+        ]
+    );
+}

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use crate::game::engine::{Admit, Vouch};
 use crate::game::{Applied, Engine, EngineError};
 use crate::mail::IngestOptions;
+use crate::mail::NoReply;
 use crate::mail::inbound::{Inbound, InboundError, InboundMail};
 use crate::mail::ingest::Envelope;
 use crate::mail::ratelimit::WINDOW;
@@ -218,6 +219,8 @@ fn apply_stored(
 ) -> Result<Outcome, EngineError> {
     let sender = envelope.and_then(|e| e.sender.clone()).unwrap_or_default();
     let text = envelope.map(Envelope::text).unwrap_or_default();
+    // Why a mail read only if signed was read so (for when it was not).
+    let condition = std::cell::Cell::new(None);
     let result = engine.apply_guarded(
         &sender,
         id,
@@ -225,14 +228,23 @@ fn apply_stored(
         |tx| {
             Ok(match guard(tx, settings, id, envelope, &text, now)? {
                 Guarded::Settled(settled) => Err(settled),
-                Guarded::Read { over_cap } => Ok(Admit {
-                    body: text.clone(),
-                    vouch,
-                    only_if_signed: over_cap,
-                }),
+                Guarded::Read { unless } => {
+                    let answer = !matches!(unless, Some(Unless::Robot(NoReply::MailingList(_))));
+                    let only_if_signed = unless.is_some();
+                    condition.set(unless);
+                    Ok(Admit {
+                        body: text.clone(),
+                        vouch,
+                        only_if_signed,
+                        answer,
+                    })
+                }
             })
         },
-        |tx| rate_limited(tx, settings, id, &sender, now),
+        |tx| match condition.take() {
+            Some(Unless::Robot(reason)) => not_answered(tx, id, &sender, &text, &reason, now),
+            _ => rate_limited(tx, settings, id, &sender, now),
+        },
         |tx, applied| tell_from_address(tx, settings, envelope, applied, now),
     )?;
     let applied = match result {
@@ -336,9 +348,20 @@ fn tell_from_address(
 enum Guarded {
     /// Settled without reading it.
     Settled(Outcome),
-    /// To be read; `over_cap`: its address is over the hourly cap of mail that
-    /// did not sign on with a right password, so it is applied only if it does.
-    Read { over_cap: bool },
+    /// To be read; applied only if it signs on with a seat's right password
+    /// when `unless` says why not otherwise.
+    Read { unless: Option<Unless> },
+}
+
+/// Why a mail is applied only if it signs on with a seat's right password.
+enum Unless {
+    /// Its address is over the hourly cap of mail that did not.
+    OverCap,
+    /// It is marked as bulk or list mail (`Precedence`, `List-Id`): a person's
+    /// signed orders sent through a list or by a client that marks its mail
+    /// so are still orders; anything else in such mail is not read, so that
+    /// no robot is ever answered (RFC 3834, section 2).
+    Robot(NoReply),
 }
 
 /// Decides, in one transaction, everything short of the engine: a mail handled
@@ -359,9 +382,17 @@ fn guard(
         return Ok(Guarded::Settled(Outcome::Unreadable));
     };
     if let Some(reason) = &env.no_reply {
-        let why = format!("not answered: {reason}");
-        tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
-        return Ok(Guarded::Settled(Outcome::Ignored(why)));
+        if matches!(reason, NoReply::Precedence(_) | NoReply::MailingList(_))
+            && env.sender.is_some()
+        {
+            return Ok(Guarded::Read {
+                unless: Some(Unless::Robot(reason.clone())),
+            });
+        }
+        let sender = env.sender.as_deref().unwrap_or("");
+        return Ok(Guarded::Settled(not_answered(
+            tx, id, sender, text, reason, now,
+        )?));
     }
     let Some(sender) = env.sender.as_deref() else {
         tx.set_inbound_outcome(id, InboundStatus::Ignored, "no sender address", now)?;
@@ -406,7 +437,27 @@ fn guard(
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too many lines", now)?;
         return Ok(Guarded::Settled(Outcome::Oversize));
     }
-    Ok(Guarded::Read { over_cap })
+    Ok(Guarded::Read {
+        unless: over_cap.then_some(Unless::OverCap),
+    })
+}
+
+/// A mail that must not be answered, stored with why; the log says so too
+/// when it had text, so that no command is lost without a trace.
+fn not_answered(
+    tx: &Tx<'_>,
+    id: InboundId,
+    sender: &str,
+    text: &str,
+    reason: &NoReply,
+    now: DateTime<Utc>,
+) -> Result<Outcome, StoreError> {
+    let why = format!("not answered: {reason}");
+    if text.lines().any(|l| !l.trim().is_empty()) {
+        tracing::warn!(%sender, %reason, "mail not read or answered (automatic or list mail without a signed sign-on)");
+    }
+    tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
+    Ok(Outcome::Ignored(why))
 }
 
 /// A mail over its address's hourly cap that did not sign on with a right
@@ -425,9 +476,9 @@ fn rate_limited(
     tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
     if notice {
         let body = format!(
-            "More than {cap} mails that did not sign on with a right password came from \
-             your address to this judge within an hour. Until an hour has passed, such \
-             mails are not read; mails that sign on with a seat's password \
+            "This judge had more than {cap} mails within an hour from your address that \
+             did not sign on with a right password. Until an hour has passed, such mails \
+             are not read; mails that sign on with a seat's password \
              (SIGNON <power><game> <password>) are read as always.\n"
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;

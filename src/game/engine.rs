@@ -59,6 +59,8 @@ pub struct Admit {
     /// Over its address's hourly cap of unsigned mail: applied only if it
     /// signs on with a seat's right password, else undone and left unanswered.
     pub only_if_signed: bool,
+    /// The mail is answered (not for list mail: the answer would go to the list).
+    pub answer: bool,
 }
 
 /// What applying one mail did.
@@ -137,6 +139,7 @@ impl Engine {
             let admit = Admission {
                 vouch: Vouch::NotChecked,
                 only_if_signed: false,
+                answer: true,
             };
             let applied = apply_in(tx, &config, secrets, sender, lines, inbound, admit, now)?;
             Ok(applied.unwrap_or_else(duplicate))
@@ -169,6 +172,7 @@ impl Engine {
             let admission = Admission {
                 vouch: admit.vouch,
                 only_if_signed: admit.only_if_signed,
+                answer: admit.answer,
             };
             let applied = apply_in(
                 tx,
@@ -301,6 +305,7 @@ fn read_lines(
 struct Admission {
     vouch: Vouch,
     only_if_signed: bool,
+    answer: bool,
 }
 
 /// One mail's lines applied inside `tx`, with the reply and every mail they
@@ -339,7 +344,9 @@ fn apply_in(
         let (subject, body, game) = compose_reply(&session, judge, lines.is_empty());
         let (errors, processed) = (session.errors, session.processed);
         drop(session);
-        work.send(sender, subject.clone(), body.clone(), game, true);
+        if admission.answer {
+            work.send(sender, subject.clone(), body.clone(), game, true);
+        }
         work.flush()?;
         if let Some(id) = inbound {
             let outcome = match errors {
