@@ -1,13 +1,14 @@
 //! Mail in and out. This layer knows nothing of games or SQL: it turns raw bytes into
 //! [`Envelope`]s and [`OutgoingMail`] into bytes on the wire.
 //!
-//! - `ingest` (with `text` and `robots`): raw mail → [`Envelope`].
+//! - `ingest` (with `text`, `html` and `robots`): raw mail → [`Envelope`].
 //! - `compose` and `subject`: [`OutgoingMail`] → [`RenderedMail`] bytes.
 //! - `inbound`: IMAP or Maildir source; `outbound`: SMTP or Maildir sink.
 //! - `ratelimit`: how many replies one sender may get per hour.
 //! - `vouch`: whether a trusted receiving server vouches for the From: address.
 
 pub mod compose;
+pub mod html;
 pub mod inbound;
 pub mod ingest;
 pub mod outbound;
