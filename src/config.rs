@@ -37,6 +37,11 @@ pub struct Config {
     pub outbound: OutboundConfig,
 }
 
+/// The largest mail read when `[judge] max_mail_bytes` is not set: 25 MiB, what
+/// common mail services let a player send (a phone photo attached to orders
+/// is read; the photo itself is not).
+pub const DEFAULT_MAX_MAIL_BYTES: usize = 25 * 1024 * 1024;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeConfig {
     /// Judge code shown in subjects, e.g. `LEGT`.
@@ -274,7 +279,7 @@ impl<E: Fn(&str) -> Option<String>> Validator<'_, E> {
                 format!("unknown time zone {tz_name:?} (e.g. \"Europe/Paris\")"),
             )
         })?;
-        let max_mail_bytes = raw.max_mail_bytes.unwrap_or(256 * 1024);
+        let max_mail_bytes = raw.max_mail_bytes.unwrap_or(DEFAULT_MAX_MAIL_BYTES);
         if max_mail_bytes < 1024 {
             return Err(self.err("judge", "max_mail_bytes", "must be at least 1024"));
         }
@@ -667,7 +672,8 @@ password = "secret"
         let c = parse(text).expect("the example configuration is valid");
         assert!(matches!(c.inbound, InboundConfig::Imap(_)));
         assert!(matches!(c.outbound, OutboundConfig::Smtp(_)));
-        assert_eq!(c.judge.max_mail_bytes, 262144);
+        assert_eq!(c.judge.max_mail_bytes, DEFAULT_MAX_MAIL_BYTES);
+        assert_eq!(c.judge.authserv_ids, ["mx.example.org"]);
     }
 
     #[test]
