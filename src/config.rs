@@ -37,6 +37,11 @@ pub struct Config {
     pub outbound: OutboundConfig,
 }
 
+/// The largest mail read when `[judge] max_mail_bytes` is not set: 25 MiB, what
+/// common mail services let a player send (a phone photo attached to orders
+/// is read; the photo itself is not).
+pub const DEFAULT_MAX_MAIL_BYTES: usize = 25 * 1024 * 1024;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeConfig {
     /// Judge code shown in subjects, e.g. `LEGT`.
@@ -50,6 +55,9 @@ pub struct JudgeConfig {
     pub max_mail_bytes: usize,
     /// Replies per sender and hour, at most.
     pub replies_per_hour: u32,
+    /// The `authserv-id`s of the receiving mail servers whose
+    /// `Authentication-Results` fields the judge believes; empty: none.
+    pub authserv_ids: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,6 +217,7 @@ struct RawJudge {
     timezone: Option<String>,
     max_mail_bytes: Option<usize>,
     replies_per_hour: Option<u32>,
+    authserv_ids: Option<Vec<String>>,
 }
 
 /// Both `[inbound]` and `[outbound]`; which keys apply depends on `kind`.
@@ -270,7 +279,7 @@ impl<E: Fn(&str) -> Option<String>> Validator<'_, E> {
                 format!("unknown time zone {tz_name:?} (e.g. \"Europe/Paris\")"),
             )
         })?;
-        let max_mail_bytes = raw.max_mail_bytes.unwrap_or(256 * 1024);
+        let max_mail_bytes = raw.max_mail_bytes.unwrap_or(DEFAULT_MAX_MAIL_BYTES);
         if max_mail_bytes < 1024 {
             return Err(self.err("judge", "max_mail_bytes", "must be at least 1024"));
         }
@@ -278,7 +287,25 @@ impl<E: Fn(&str) -> Option<String>> Validator<'_, E> {
         if replies_per_hour == 0 {
             return Err(self.err("judge", "replies_per_hour", "must be at least 1"));
         }
+        let authserv_ids: Vec<String> = raw
+            .authserv_ids
+            .unwrap_or_default()
+            .into_iter()
+            .map(|id| id.trim().to_string())
+            .collect();
+        if authserv_ids
+            .iter()
+            .any(|id| id.is_empty() || id.contains(|c: char| c.is_whitespace() || c == ';'))
+        {
+            return Err(self.err(
+                "judge",
+                "authserv_ids",
+                "each must be one word: the authserv-id the mail server writes first in \
+                 its Authentication-Results fields (e.g. \"mx.example.org\")",
+            ));
+        }
         Ok(JudgeConfig {
+            authserv_ids,
             name,
             address: raw.address.trim().to_string(),
             database: self.path(raw.database),
@@ -645,7 +672,8 @@ password = "secret"
         let c = parse(text).expect("the example configuration is valid");
         assert!(matches!(c.inbound, InboundConfig::Imap(_)));
         assert!(matches!(c.outbound, OutboundConfig::Smtp(_)));
-        assert_eq!(c.judge.max_mail_bytes, 262144);
+        assert_eq!(c.judge.max_mail_bytes, DEFAULT_MAX_MAIL_BYTES);
+        assert_eq!(c.judge.authserv_ids, ["mx.example.org"]);
     }
 
     #[test]

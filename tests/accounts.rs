@@ -103,7 +103,8 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
 }
 
 #[test]
-fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_told_once() {
+fn wrong_passwords_from_many_addresses_lock_the_seat_for_every_address_and_the_master_is_told_once()
+{
     let mut table = Table::started("vault", t("2026-02-02T10:00:00Z"));
     let limit = legate::game::session::GUESS_LIMIT;
     for i in 0..limit {
@@ -126,22 +127,30 @@ fn wrong_passwords_from_many_addresses_are_logged_then_refused_and_the_master_to
     };
     assert_eq!(to_master(&mut table), 1, "the master hears of it");
 
-    // Even the right password, from yet another address, is now refused unread.
-    let a = table.mail(
-        "another@elsewhere.test",
-        "SIGNON Fvault pw-france\nA Par-Bur\n",
-    );
+    // The right password is now refused unread, from another address and from
+    // the seat's own (anyone can write it in From:); nothing in the mail applies.
+    for from in ["another@elsewhere.test".to_string(), address("France")] {
+        let a = table.mail(
+            &from,
+            "SIGNON Fvault pw-france\nA Par-Bur\nSIGNON Evault pw-england\nF Lon-Nth\n",
+        );
+        assert!(a.reply_body.contains("is locked until"), "{}", a.reply_body);
+        assert!(
+            a.reply_body.contains("Nothing in this mail was applied"),
+            "{}",
+            a.reply_body
+        );
+        assert!(!a.reply_body.contains("Accepted"), "{}", a.reply_body);
+    }
     assert!(
-        a.reply_body.contains("are refused until"),
-        "{}",
-        a.reply_body
+        table.state().orders.values().all(Vec::is_empty),
+        "no order stored"
     );
-    assert!(!a.reply_body.contains("Accepted"), "{}", a.reply_body);
-    assert_eq!(events(&mut table, "password.locked_out").len(), 1);
-    // The seat's own address still signs on, and other seats from their own.
-    let a = table.mail(&address("France"), "SIGNON Fvault pw-france\nA Par-Bur\n");
+    assert_eq!(events(&mut table, "password.locked_out").len(), 2);
+    // Other seats are not locked.
+    let a = table.mail(&address("Italy"), "SIGNON Ivault pw-italy\nA Ven-Pie\n");
     assert!(
-        a.reply_body.contains("Accepted: A PAR - BUR"),
+        a.reply_body.contains("Accepted: A VEN - PIE"),
         "{}",
         a.reply_body
     );

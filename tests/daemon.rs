@@ -264,6 +264,7 @@ fn a_crash_between_the_database_and_the_mailbox_does_not_apply_twice() {
             },
             judge_name: "LEGT".into(),
             per_hour: 30,
+            authserv_ids: Vec::new(),
         };
         let outcome = handle(&mut engine, &settings, &mails[0], now).expect("handled");
         assert_eq!(outcome, Outcome::Applied { errors: 0 });
@@ -632,6 +633,7 @@ fn a_batch_is_stored_in_one_commit_and_each_mail_applied_in_one_more() {
         },
         judge_name: "LEGT".into(),
         per_hour: 30,
+        authserv_ids: Vec::new(),
     };
     let before = engine.store().commits();
     let outcomes = legate::daemon::intake::handle_batch(

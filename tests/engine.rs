@@ -780,7 +780,11 @@ fn an_ejected_player_is_replaced_from_the_standby_list() {
 fn results_mails_are_season_reports_in_each_readers_zone() {
     let mut table = Table::started("reports", t("2026-01-05T12:00:00Z"));
     let france = table.players["France"].clone();
-    let zone = vec![cmd(Request::SetTimezone("Asia/Tokyo".into()))];
+    // An account change needs the seat's password (docs/rulings.md#forged-mail).
+    let zone = vec![
+        table.signon("France"),
+        cmd(Request::SetTimezone("Asia/Tokyo".into())),
+    ];
     assert_eq!(table.send(&france, zone).errors, 0);
     assert_eq!(table.orders("France", &["A PAR - BUR"]).errors, 0);
     assert_eq!(table.as_master(vec![Request::Process]).errors, 0);

@@ -293,3 +293,32 @@ proptest! {
         }
     }
 }
+
+/// HTML-only mail as the common clients write it: each is read line by line,
+/// as its plain-text rendering would be, without the quoted earlier mail or the
+/// signature.
+#[test]
+fn html_only_mail_from_every_common_client_is_read_line_by_line() {
+    let want = [
+        "SIGNON Fhtml pw-F",
+        "A Par - Bur",
+        "F Bre - Mao",
+        "A Mar - Spa",
+    ];
+    for name in [
+        "html-gmail.eml",
+        "html-apple-mail.eml",
+        "html-outlook.eml",
+        "html-thunderbird.eml",
+        "html-nested-divs.eml",
+        "html-table.eml",
+    ] {
+        let env = fixture(name);
+        let text: Vec<&str> = lines(&env)
+            .into_iter()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(text, want, "{name}: {:#?}", env.body_lines);
+    }
+}

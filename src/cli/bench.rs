@@ -368,7 +368,7 @@ fn setup(db: &Path, games: usize, due: usize, cheap_hashes: bool) -> Result<(), 
                         .lot_secret
                         .as_deref()
                         .and_then(crate::lots::LotSecret::from_hex)
-                        .unwrap_or(crate::lots::LotSecret([0; 32]));
+                        .ok_or_else(|| crate::game::EngineError::NoLotSecret(row.name.clone()))?;
                     work.adopt(new_row, state, secret);
                 }
                 work.flush()
@@ -510,6 +510,7 @@ fn ingest(
         },
         judge_name: "LEGT".into(),
         per_hour: 30,
+        authserv_ids: Vec::new(),
     };
     let before = outbox_len(&mut engine)?;
     let now = due_at() - chrono::Duration::hours(1);

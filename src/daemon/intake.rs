@@ -6,11 +6,14 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::game::engine::{Admit, Vouch};
 use crate::game::{Applied, Engine, EngineError};
 use crate::mail::IngestOptions;
+use crate::mail::NoReply;
 use crate::mail::inbound::{Inbound, InboundError, InboundMail};
 use crate::mail::ingest::Envelope;
 use crate::mail::ratelimit::WINDOW;
+use crate::mail::vouch::{Verdict, verdict};
 use crate::store::{InboundId, InboundStatus, NewOutbox, StoreError, Tx};
 
 /// Most written (non-blank) lines one mail may carry. A full set of orders with
@@ -24,8 +27,12 @@ pub struct IntakeSettings {
     pub ingest: IngestOptions,
     /// Judge code for subjects of the guard's own replies.
     pub judge_name: String,
-    /// Mails per sender and hour that are applied and answered.
+    /// Mails per sender and hour that are applied and answered (mails that
+    /// sign on with a seat's right password are not counted).
     pub per_hour: u32,
+    /// The `authserv-id`s of the mail servers whose `Authentication-Results`
+    /// the judge believes (`[judge] authserv_ids`); empty: none.
+    pub authserv_ids: Vec<String>,
 }
 
 /// What became of one mail.
@@ -181,7 +188,12 @@ pub fn handle_batch(
         .zip(&envelopes)
         .zip(ids)
         .map(|((mail, env), id)| {
-            match apply_stored(engine, settings, id, env.as_ref(), now) {
+            let vouch = match verdict(&mail.raw, &settings.authserv_ids) {
+                Verdict::NotChecked => Vouch::NotChecked,
+                Verdict::Vouched => Vouch::Vouched,
+                Verdict::Unvouched => Vouch::Unvouched,
+            };
+            match apply_stored(engine, settings, id, env.as_ref(), vouch, now) {
                 Err(EngineError::Store(e)) => Err(EngineError::Store(e)),
                 // Anything else would fail the same way on every attempt: record it
                 // and answer once, rather than retrying the mail for ever.
@@ -202,19 +214,36 @@ fn apply_stored(
     settings: &IntakeSettings,
     id: InboundId,
     envelope: Option<&Envelope>,
+    vouch: Vouch,
     now: DateTime<Utc>,
 ) -> Result<Outcome, EngineError> {
     let sender = envelope.and_then(|e| e.sender.clone()).unwrap_or_default();
     let text = envelope.map(Envelope::text).unwrap_or_default();
+    // Why a mail read only if signed was read so (for when it was not).
+    let condition = std::cell::Cell::new(None);
     let result = engine.apply_guarded(
         &sender,
         id,
         now,
         |tx| {
             Ok(match guard(tx, settings, id, envelope, &text, now)? {
-                Some(settled) => Err(settled),
-                None => Ok(text.clone()),
+                Guarded::Settled(settled) => Err(settled),
+                Guarded::Read { unless } => {
+                    let answer = !matches!(unless, Some(Unless::Robot(NoReply::MailingList(_))));
+                    let only_if_signed = unless.is_some();
+                    condition.set(unless);
+                    Ok(Admit {
+                        body: text.clone(),
+                        vouch,
+                        only_if_signed,
+                        answer,
+                    })
+                }
             })
+        },
+        |tx| match condition.take() {
+            Some(Unless::Robot(reason)) => not_answered(tx, id, &sender, &text, &reason, now),
+            _ => rate_limited(tx, settings, id, &sender, now),
         },
         |tx, applied| tell_from_address(tx, settings, envelope, applied, now),
     )?;
@@ -315,9 +344,28 @@ fn tell_from_address(
     Ok(())
 }
 
+/// What the guard decided about a mail.
+enum Guarded {
+    /// Settled without reading it.
+    Settled(Outcome),
+    /// To be read; applied only if it signs on with a seat's right password
+    /// when `unless` says why not otherwise.
+    Read { unless: Option<Unless> },
+}
+
+/// Why a mail is applied only if it signs on with a seat's right password.
+enum Unless {
+    /// Its address is over the hourly cap of mail that did not.
+    OverCap,
+    /// It is marked as bulk or list mail (`Precedence`, `List-Id`): a person's
+    /// signed orders sent through a list or by a client that marks its mail
+    /// so are still orders; anything else in such mail is not read, so that
+    /// no robot is ever answered (RFC 3834, section 2).
+    Robot(NoReply),
+}
+
 /// Decides, in one transaction, everything short of the engine: a mail handled
-/// before, one that must not be answered, one too large, one over the rate. Returns
-/// `None` when the engine should apply the mail.
+/// before, one that must not be answered, one too large, one over the rate.
 fn guard(
     tx: &Tx<'_>,
     settings: &IntakeSettings,
@@ -325,42 +373,44 @@ fn guard(
     envelope: Option<&Envelope>,
     text: &str,
     now: DateTime<Utc>,
-) -> Result<Option<Outcome>, StoreError> {
+) -> Result<Guarded, StoreError> {
     if tx.inbound_status(id)? != InboundStatus::Pending {
-        return Ok(Some(Outcome::Duplicate));
+        return Ok(Guarded::Settled(Outcome::Duplicate));
     }
     let Some(env) = envelope else {
         tx.set_inbound_outcome(id, InboundStatus::Failed, "not a mail message", now)?;
-        return Ok(Some(Outcome::Unreadable));
+        return Ok(Guarded::Settled(Outcome::Unreadable));
     };
     if let Some(reason) = &env.no_reply {
-        let why = format!("not answered: {reason}");
-        tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
-        return Ok(Some(Outcome::Ignored(why)));
+        if matches!(reason, NoReply::Precedence(_) | NoReply::MailingList(_))
+            && env.sender.is_some()
+        {
+            return Ok(Guarded::Read {
+                unless: Some(Unless::Robot(reason.clone())),
+            });
+        }
+        let sender = env.sender.as_deref().unwrap_or("");
+        return Ok(Guarded::Settled(not_answered(
+            tx, id, sender, text, reason, now,
+        )?));
     }
     let Some(sender) = env.sender.as_deref() else {
         tx.set_inbound_outcome(id, InboundStatus::Ignored, "no sender address", now)?;
-        return Ok(Some(Outcome::Ignored("no sender address".into())));
+        return Ok(Guarded::Settled(Outcome::Ignored(
+            "no sender address".into(),
+        )));
     };
-    // The mails of the last hour, this one included: the first `per_hour` are
-    // answered, the next gets one notice, the rest only their stored copy.
-    let recent = tx.inbound_count_from(sender, now - WINDOW, id)?;
-    let cap = settings.per_hour as usize;
-    if recent > cap {
-        let notice = recent == cap + 1;
-        tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
-        if notice {
-            let body = format!(
-                "You have sent more than {cap} mails to this judge within an hour. \
-                 Further mails from you are not read until an hour has passed; \
-                 please send your commands again then.\n"
-            );
-            queue_short_reply(tx, settings, id, sender, &body, now)?;
-        }
-        tx.set_inbound_outcome(id, InboundStatus::Ignored, "rate limited", now)?;
-        return Ok(Some(Outcome::RateLimited { notice }));
-    }
+    // The mails of the last hour that did not sign on with a right password,
+    // this one included: anyone can send those in the address's name, so they
+    // never hold up one that does sign on.
+    let recent = tx.inbound_unsigned_count_from(sender, now - WINDOW, id)?;
+    let over_cap = recent > settings.per_hour as usize;
     if env.oversize {
+        if over_cap {
+            return Ok(Guarded::Settled(rate_limited(
+                tx, settings, id, sender, now,
+            )?));
+        }
         let body = format!(
             "Your mail ({} bytes) is larger than this judge accepts ({} bytes), so it \
              was not read. Please send your commands as plain text, without attachments.\n",
@@ -368,10 +418,15 @@ fn guard(
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too large", now)?;
-        return Ok(Some(Outcome::Oversize));
+        return Ok(Guarded::Settled(Outcome::Oversize));
     }
     let written = text.lines().filter(|l| !l.trim().is_empty()).count();
     if written > MAX_LINES {
+        if over_cap {
+            return Ok(Guarded::Settled(rate_limited(
+                tx, settings, id, sender, now,
+            )?));
+        }
         tracing::warn!(%sender, lines = written, "too many lines; not read");
         let body = format!(
             "Your mail has {written} lines of text; this judge reads at most {MAX_LINES} \
@@ -380,9 +435,56 @@ fn guard(
         );
         queue_short_reply(tx, settings, id, sender, &body, now)?;
         tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: too many lines", now)?;
-        return Ok(Some(Outcome::Oversize));
+        return Ok(Guarded::Settled(Outcome::Oversize));
     }
-    Ok(None)
+    Ok(Guarded::Read {
+        unless: over_cap.then_some(Unless::OverCap),
+    })
+}
+
+/// A mail that must not be answered, stored with why; the log says so too
+/// when it had text, so that no command is lost without a trace.
+fn not_answered(
+    tx: &Tx<'_>,
+    id: InboundId,
+    sender: &str,
+    text: &str,
+    reason: &NoReply,
+    now: DateTime<Utc>,
+) -> Result<Outcome, StoreError> {
+    let why = format!("not answered: {reason}");
+    if text.lines().any(|l| !l.trim().is_empty()) {
+        tracing::warn!(%sender, %reason, "mail not read or answered (automatic or list mail without a signed sign-on)");
+    }
+    tx.set_inbound_outcome(id, InboundStatus::Ignored, &why, now)?;
+    Ok(Outcome::Ignored(why))
+}
+
+/// A mail over its address's hourly cap that did not sign on with a right
+/// password (everything it did is undone): the first gets one notice, the rest
+/// only their stored copy.
+fn rate_limited(
+    tx: &Tx<'_>,
+    settings: &IntakeSettings,
+    id: InboundId,
+    sender: &str,
+    now: DateTime<Utc>,
+) -> Result<Outcome, StoreError> {
+    let recent = tx.inbound_unsigned_count_from(sender, now - WINDOW, id)?;
+    let cap = settings.per_hour as usize;
+    let notice = recent == cap + 1;
+    tracing::warn!(%sender, recent, cap, "over the hourly cap; not read");
+    if notice {
+        let body = format!(
+            "This judge had more than {cap} mails within an hour from your address that \
+             did not sign on with a right password. Until an hour has passed, such mails \
+             are not read; mails that sign on with a seat's password \
+             (SIGNON <power><game> <password>) are read as always.\n"
+        );
+        queue_short_reply(tx, settings, id, sender, &body, now)?;
+    }
+    tx.set_inbound_outcome(id, InboundStatus::Ignored, "rate limited", now)?;
+    Ok(Outcome::RateLimited { notice })
 }
 
 /// Marks a mail the engine failed on as failed, with one short answer.

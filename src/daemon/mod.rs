@@ -76,6 +76,7 @@ impl Parts {
                 },
                 judge_name: judge.name.clone(),
                 per_hour: judge.replies_per_hour,
+                authserv_ids: judge.authserv_ids.clone(),
             },
             delivery: DeliverySettings {
                 judge_address: judge.address.clone(),
@@ -84,6 +85,7 @@ impl Parts {
             engine: EngineConfig {
                 judge_name: judge.name.clone(),
                 timezone: judge.timezone,
+                judge_address: judge.address.clone(),
             },
             poll: Duration::from_secs(match &config.inbound {
                 InboundConfig::Imap(c) => c.poll_seconds.max(1),

@@ -153,7 +153,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let judge = work.judge.clone();
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
-    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let secret = g.lot_secret()?;
     let applicants: Vec<Applicant> = g
         .state
         .players()

@@ -21,6 +21,8 @@ pub struct EngineConfig {
     /// The time zone of an address with no account yet (`[judge] timezone`):
     /// new accounts start in it, and mail to such an address shows times in it.
     pub timezone: chrono_tz::Tz,
+    /// The judge's own address: no seat's mail may be sent to it.
+    pub judge_address: String,
 }
 
 impl Default for EngineConfig {
@@ -28,8 +30,37 @@ impl Default for EngineConfig {
         EngineConfig {
             judge_name: "LEGT".to_string(),
             timezone: chrono_tz::Tz::UTC,
+            judge_address: String::new(),
         }
     }
+}
+
+/// What the receiving mail server says of a mail's sender: an
+/// `Authentication-Results` field (RFC 8601) from a server the judge's
+/// configuration names (`[judge] authserv_ids`), with DMARC, or DKIM aligned
+/// with the From: domain, passing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Vouch {
+    /// The judge takes no server's word (none configured).
+    #[default]
+    NotChecked,
+    /// A trusted server vouched for the From: address.
+    Vouched,
+    /// A trusted server is configured and did not vouch for this mail.
+    Unvouched,
+}
+
+/// How intake lets a stored mail be read.
+#[derive(Clone, Debug)]
+pub struct Admit {
+    /// The text to read.
+    pub body: String,
+    pub vouch: Vouch,
+    /// Over its address's hourly cap of unsigned mail: applied only if it
+    /// signs on with a seat's right password, else undone and left unanswered.
+    pub only_if_signed: bool,
+    /// The mail is answered (not for list mail: the answer would go to the list).
+    pub answer: bool,
 }
 
 /// What applying one mail did.
@@ -46,9 +77,11 @@ pub struct Applied {
     pub reply_body: String,
     /// The game the mail signed on to, if any.
     pub game: Option<GameId>,
+    /// The mail signed on with a seat's right password.
+    pub signed: bool,
 }
 
-type SecretSource = Box<dyn FnMut() -> [u8; 32] + Send>;
+pub(crate) type SecretSource = Box<dyn FnMut() -> [u8; 32] + Send>;
 
 pub struct Engine {
     store: Store,
@@ -56,7 +89,8 @@ pub struct Engine {
     secrets: SecretSource,
 }
 
-fn os_secret() -> [u8; 32] {
+/// 32 bytes from the operating system's random source: every lot secret.
+pub(crate) fn os_secret() -> [u8; 32] {
     use rand::RngCore;
     let mut b = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut b);
@@ -99,34 +133,63 @@ impl Engine {
         inbound: Option<InboundId>,
         now: DateTime<Utc>,
     ) -> Result<Applied, EngineError> {
-        let secret = (self.secrets)();
         let config = self.config.clone();
-        self.store
-            .transaction(|tx| apply_in(tx, &config, secret, sender, lines, inbound, now))
+        let secrets = &mut self.secrets;
+        self.store.transaction(|tx| {
+            let admit = Admission {
+                vouch: Vouch::NotChecked,
+                only_if_signed: false,
+                answer: true,
+            };
+            let applied = apply_in(tx, &config, secrets, sender, lines, inbound, admit, now)?;
+            Ok(applied.unwrap_or_else(duplicate))
+        })
     }
 
     /// Reads a stored mail and applies it in one transaction with what the
-    /// caller decides around it: `guard` runs first and either gives the body to
-    /// read (`Ok`) or settles the mail itself (`Err`, returned as is, nothing
-    /// read); `after` may queue more mail once the mail is applied. One commit
-    /// for the whole mail.
+    /// caller decides around it: `guard` runs first and either admits the mail
+    /// (`Ok`, with the body to read) or settles it itself (`Err`, returned as
+    /// is, nothing read); `unsigned` settles a mail admitted only if signed
+    /// that was not (everything it did is undone first); `after` may queue
+    /// more mail once the mail is applied. One commit for the whole mail.
     pub fn apply_guarded<T>(
         &mut self,
         sender: &str,
         inbound: InboundId,
         now: DateTime<Utc>,
-        guard: impl FnOnce(&Tx<'_>) -> Result<Result<String, T>, StoreError>,
+        guard: impl FnOnce(&Tx<'_>) -> Result<Result<Admit, T>, StoreError>,
+        unsigned: impl FnOnce(&Tx<'_>) -> Result<T, StoreError>,
         after: impl FnOnce(&Tx<'_>, &Applied) -> Result<(), StoreError>,
     ) -> Result<Result<Applied, T>, EngineError> {
-        let secret = (self.secrets)();
         let config = self.config.clone();
+        let secrets = &mut self.secrets;
         self.store.transaction(|tx| {
-            let body = match guard(tx)? {
-                Ok(body) => body,
+            let admit = match guard(tx)? {
+                Ok(admit) => admit,
                 Err(settled) => return Ok(Err(settled)),
             };
-            let lines = read_lines(tx, &config, sender, &body, now)?;
-            let applied = apply_in(tx, &config, secret, sender, &lines, Some(inbound), now)?;
+            let lines = read_lines(tx, &config, sender, &admit.body, now)?;
+            let admission = Admission {
+                vouch: admit.vouch,
+                only_if_signed: admit.only_if_signed,
+                answer: admit.answer,
+            };
+            let applied = apply_in(
+                tx,
+                &config,
+                secrets,
+                sender,
+                &lines,
+                Some(inbound),
+                admission,
+                now,
+            )?;
+            let Some(applied) = applied else {
+                return Ok(Err(unsigned(tx)?));
+            };
+            if applied.signed && !applied.duplicate {
+                tx.mark_inbound_signed(inbound)?;
+            }
             after(tx, &applied)?;
             Ok(Ok(applied))
         })
@@ -237,45 +300,133 @@ fn read_lines(
     ))
 }
 
-/// One mail's lines applied inside `tx`, with the reply and every mail they cause.
+/// How one mail is let in (see [`Admit`]).
+#[derive(Clone, Copy, Debug)]
+struct Admission {
+    vouch: Vouch,
+    only_if_signed: bool,
+    answer: bool,
+}
+
+/// One mail's lines applied inside `tx`, with the reply and every mail they
+/// cause. `None`: admitted only if signed, it was not, and nothing of it is
+/// kept. A mail that met a seat's wrong-password lock is undone whole and
+/// answered with the lock alone: nothing in a guessing mail may show whether
+/// the guess was right.
+#[allow(clippy::too_many_arguments)]
 fn apply_in(
     tx: &Tx<'_>,
     config: &EngineConfig,
-    secret: [u8; 32],
+    secrets: &mut SecretSource,
     sender: &str,
     lines: &[Line],
     inbound: Option<InboundId>,
+    admission: Admission,
     now: DateTime<Utc>,
-) -> Result<Applied, EngineError> {
+) -> Result<Option<Applied>, EngineError> {
     if let Some(id) = inbound
         && tx.inbound_status(id)? != InboundStatus::Pending
     {
-        return Ok(duplicate());
+        return Ok(Some(duplicate()));
     }
     let judge = &config.judge_name;
+    let (outcome, kept) = tx.attempt(|tx| -> Result<_, EngineError> {
+        let mut work = Work::new(tx, now, judge, inbound);
+        work.default_zone = config.timezone;
+        work.judge_address = config.judge_address.clone();
+        let mut session = Session::new(&mut work, sender, &mut **secrets, admission.vouch);
+        session.run(lines)?;
+        let held = session.held();
+        let keep = held.locked.is_none() && (held.signed || !admission.only_if_signed);
+        if !keep {
+            return Ok((Err(held), false));
+        }
+        let (subject, body, game) = compose_reply(&session, judge, lines.is_empty());
+        let (errors, processed) = (session.errors, session.processed);
+        drop(session);
+        if admission.answer {
+            work.send(sender, subject.clone(), body.clone(), game, true);
+        }
+        work.flush()?;
+        if let Some(id) = inbound {
+            let outcome = match errors {
+                0 => "applied".to_string(),
+                n => format!("applied; {n} line(s) refused"),
+            };
+            tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
+        }
+        Ok((
+            Ok(Applied {
+                duplicate: false,
+                errors,
+                processed,
+                reply_subject: subject,
+                reply_body: body,
+                game,
+                signed: held.signed,
+            }),
+            true,
+        ))
+    })?;
+    let held = match outcome {
+        Ok(applied) => {
+            debug_assert!(kept);
+            return Ok(Some(applied));
+        }
+        Err(held) => held,
+    };
+    // Undone: what guards passwords is kept all the same.
+    for e in &held.kept_events {
+        tx.append_event(&crate::store::NewEvent {
+            at: now,
+            game: e.game,
+            account: None,
+            inbound,
+            kind: e.kind,
+            detail: &e.detail.to_string(),
+        })?;
+    }
+    match held.locked {
+        Some(lock) if !admission.only_if_signed => Ok(Some(answer_locked(
+            tx, config, sender, inbound, &lock, now,
+        )?)),
+        _ => Ok(None),
+    }
+}
+
+/// The one answer to a mail that met a seat's lock: what the lock is, and
+/// that nothing in the mail was applied.
+fn answer_locked(
+    tx: &Tx<'_>,
+    config: &EngineConfig,
+    sender: &str,
+    inbound: Option<InboundId>,
+    lock: &super::session::Locked,
+    now: DateTime<Utc>,
+) -> Result<Applied, EngineError> {
+    let judge = &config.judge_name;
+    let subject = format!("[Error Flag] {judge}:{}", lock.game_name);
+    let body = format!(
+        ":: Judge: {judge}  Game: {}\n\n> {}\nError (line {}): {}\n\n\
+         Nothing in this mail was applied: while a seat is locked, no line of a mail \
+         that signs on to it is read.\n",
+        lock.game_name, lock.text, lock.line, lock.message
+    );
     let mut work = Work::new(tx, now, judge, inbound);
     work.default_zone = config.timezone;
-    let mut session = Session::new(&mut work, sender, vec![secret]);
-    session.run(lines)?;
-    let (subject, body, game) = compose_reply(&session, judge, lines.is_empty());
-    let (errors, processed) = (session.errors, session.processed);
-    drop(session);
-    work.send(sender, subject.clone(), body.clone(), game, true);
+    work.send(sender, subject.clone(), body.clone(), Some(lock.game), true);
     work.flush()?;
     if let Some(id) = inbound {
-        let outcome = match errors {
-            0 => "applied".to_string(),
-            n => format!("applied; {n} line(s) refused"),
-        };
-        tx.set_inbound_outcome(id, InboundStatus::Processed, &outcome, now)?;
+        tx.set_inbound_outcome(id, InboundStatus::Processed, "refused: seat locked", now)?;
     }
     Ok(Applied {
         duplicate: false,
-        errors,
-        processed,
+        errors: 1,
+        processed: 0,
         reply_subject: subject,
         reply_body: body,
-        game,
+        game: Some(lock.game),
+        signed: false,
     })
 }
 
@@ -287,6 +438,7 @@ fn duplicate() -> Applied {
         reply_subject: String::new(),
         reply_body: String::new(),
         game: None,
+        signed: false,
     }
 }
 

@@ -43,4 +43,9 @@ pub enum EngineError {
     Process(#[from] process::ProcessError),
     #[error(transparent)]
     Lot(#[from] crate::lots::LotError),
+    /// Every game gets a secret from the operating system's random source when
+    /// it is created; a game without one cannot draw lots, and no stand-in
+    /// (a zero or a clock-derived secret, which anyone could predict) is used.
+    #[error("game {0} has no lot secret, so no lot can be drawn for it")]
+    NoLotSecret(String),
 }

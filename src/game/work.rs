@@ -38,6 +38,16 @@ pub struct Loaded {
     synced: Option<Vec<Seat>>,
 }
 
+impl Loaded {
+    /// The game's lot secret. A game without one is an error: no draw is ever
+    /// made with a stand-in anyone could predict.
+    pub fn lot_secret(&self) -> Result<LotSecret, EngineError> {
+        self.secret
+            .clone()
+            .ok_or_else(|| EngineError::NoLotSecret(self.state.name.clone()))
+    }
+}
+
 /// What of a member the memberships table holds.
 type Seat = (String, Role, Option<String>, Vec<Vec<String>>);
 
@@ -60,6 +70,8 @@ pub struct Work<'t, 'c> {
     pub tx: &'t Tx<'c>,
     pub now: DateTime<Utc>,
     pub judge: String,
+    /// The judge's own address (empty when not known).
+    pub judge_address: String,
     pub inbound: Option<InboundId>,
     /// The zone of an address without an account (the judge's default).
     pub default_zone: chrono_tz::Tz,
@@ -96,6 +108,7 @@ impl<'t, 'c> Work<'t, 'c> {
             tx,
             now,
             judge: judge.to_string(),
+            judge_address: String::new(),
             inbound,
             default_zone: chrono_tz::Tz::UTC,
             games: BTreeMap::new(),

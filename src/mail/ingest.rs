@@ -2,7 +2,7 @@
 //! wrote, and whether the judge may answer it.
 
 use chrono::{DateTime, Utc};
-use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders};
+use mail_parser::{HeaderValue, Message, MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
 use super::robots::{NoReply, no_reply_reason};
@@ -211,8 +211,14 @@ fn plausible_address(address: &str) -> bool {
 }
 
 fn body_lines(msg: &Message<'_>) -> Vec<String> {
-    // body_text prefers text/plain and converts an HTML-only body to text.
-    msg.body_text(0)
+    // The text/plain body when there is one; an HTML-only body as its plain-text
+    // rendering (line by line), else as mail-parser's simpler conversion.
+    let html = msg.text_part(0).and_then(|part| match &part.body {
+        PartType::Html(html) => super::html::to_text(html),
+        _ => None,
+    });
+    html.map(std::borrow::Cow::Owned)
+        .or_else(|| msg.body_text(0))
         .map(|text| authored_lines(&text))
         .unwrap_or_default()
 }

@@ -82,11 +82,28 @@ fn own_text_end(lines: &[&str]) -> usize {
         if FORWARD_MARKERS.iter().any(|m| lower == *m) {
             return i;
         }
-        if is_outlook_separator(lines, i) {
+        if is_outlook_separator(lines, i) || is_outlook_header_block(lines, i) {
             return i;
         }
     }
     lines.len()
+}
+
+/// Outlook's HTML replies (rendered as text) start the earlier mail with its
+/// header block, without a separator line: "From: ..." then "Sent: ..." (or
+/// "Date:"), then "To:".
+fn is_outlook_header_block(lines: &[&str], i: usize) -> bool {
+    let starts = |l: &str, words: &[&str]| {
+        let l = l.trim_start().to_ascii_lowercase();
+        words.iter().any(|w| l.starts_with(w))
+    };
+    starts(lines[i], &["from:", "de :", "von:"])
+        && lines
+            .get(i + 1)
+            .is_some_and(|l| starts(l, &["sent:", "date:", "envoyé :", "gesendet:"]))
+        && lines
+            .get(i + 2)
+            .is_some_and(|l| starts(l, &["to:", "à :", "an:"]))
 }
 
 /// Outlook puts a line of underscores and then the original "From:" header block.

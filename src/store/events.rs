@@ -97,4 +97,20 @@ impl Tx<'_> {
             |r| from_secs("events.at", r.get(0)?),
         )
     }
+
+    /// The particulars (JSON text) and times of a game's events of `kind` at or
+    /// after `since`, oldest first.
+    pub fn game_event_details(
+        &self,
+        game: GameId,
+        kind: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<(DateTime<Utc>, String)>, StoreError> {
+        self.query_all(
+            "SELECT at, detail FROM events WHERE game_id = ?1 AND kind = ?2 AND at >= ?3
+             ORDER BY at, id",
+            params![game.0, kind, to_secs(since)],
+            |r| Ok((from_secs("events.at", r.get(0)?)?, r.get(1)?)),
+        )
+    }
 }

@@ -185,6 +185,46 @@ impl Tx<'_> {
         )?;
         Ok(n.unwrap_or(0) as usize)
     }
+
+    /// Like [`Tx::inbound_count_from`], but only the mails that did not sign on
+    /// with a seat's right password ([`Tx::mark_inbound_signed`]): the budget
+    /// anyone who writes `sender` in From: can spend.
+    pub fn inbound_unsigned_count_from(
+        &self,
+        sender: &str,
+        since: DateTime<Utc>,
+        upto: InboundId,
+    ) -> Result<usize, StoreError> {
+        let n: Option<i64> = self.query_opt(
+            "SELECT count(*) FROM inbound_mails
+             WHERE sender = ?1 COLLATE NOCASE AND received_at >= ?2 AND id <= ?3
+               AND signed = 0",
+            params![sender, to_secs(since), upto.0],
+            |r| Ok(r.get(0)?),
+        )?;
+        Ok(n.unwrap_or(0) as usize)
+    }
+
+    /// Marks mail `id` as one that signed on with a seat's right password.
+    pub fn mark_inbound_signed(&self, id: InboundId) -> Result<(), StoreError> {
+        self.execute_one(
+            "inbound mail",
+            id.0,
+            "UPDATE inbound_mails SET signed = 1 WHERE id = ?1",
+            params![id.0],
+        )
+    }
+
+    /// Whether mail `id` is marked signed.
+    pub fn inbound_signed(&self, id: InboundId) -> Result<bool, StoreError> {
+        Ok(self
+            .query_opt(
+                "SELECT signed FROM inbound_mails WHERE id = ?1",
+                params![id.0],
+                |r| Ok(r.get::<_, i64>(0)? == 1),
+            )?
+            .unwrap_or(false))
+    }
 }
 
 /// SQLite LIMIT takes an i64; anything larger means "no limit".

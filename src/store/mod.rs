@@ -491,6 +491,29 @@ pub struct Tx<'a> {
 }
 
 impl Tx<'_> {
+    /// Runs `f` inside a savepoint of this transaction: what it changed is kept
+    /// when it returns `Ok((value, true))` and undone when it returns
+    /// `Ok((value, false))` or an error. For a mail that is read only to learn
+    /// whether it may be applied at all.
+    pub fn attempt<T, E>(
+        &self,
+        f: impl FnOnce(&Tx<'_>) -> Result<(T, bool), E>,
+    ) -> Result<(T, bool), E>
+    where
+        E: From<StoreError>,
+    {
+        self.conn
+            .execute_batch("SAVEPOINT attempt")
+            .map_err(StoreError::from)?;
+        let result = f(self);
+        let sql = match &result {
+            Ok((_, true)) => "RELEASE attempt",
+            _ => "ROLLBACK TO attempt; RELEASE attempt",
+        };
+        self.conn.execute_batch(sql).map_err(StoreError::from)?;
+        result
+    }
+
     /// Runs a query and converts every row with `f`.
     fn query_all<T>(
         &self,

@@ -13,6 +13,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("migrations/0002_mail_by_address.sql")),
     (3, include_str!("migrations/0003_outbox_attachments.sql")),
     (4, include_str!("migrations/0004_attachment_files.sql")),
+    (5, include_str!("migrations/0005_signed_mail.sql")),
 ];
 
 /// The schema version this program writes.

@@ -1,6 +1,6 @@
 //! The sender's own affairs: `REGISTER`, `SET ADDRESS`, `DIARY`; and what
 //! guards their passwords: no echo of a password, wrong passwords counted per
-//! game and, past a limit, sign-ons from other addresses refused.
+//! seat and, past a limit, the seat locked for mail from every address.
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
@@ -8,15 +8,15 @@ use serde_json::json;
 use super::{Session, Who, power_by_initial};
 use crate::game::EngineError;
 use crate::game::docs::power_name;
+use crate::game::engine::Vouch;
 use crate::game::model::{DiaryEntry, Role};
 use crate::game::process::map_for;
 use crate::grammar::DiaryAction;
 
 /// Wrong passwords for one game within this window count towards [`GUESS_LIMIT`].
 pub const GUESS_WINDOW: Duration = Duration::hours(1);
-/// Wrong passwords for one game (from any addresses) within [`GUESS_WINDOW`]
-/// after which sign-ons to a seat from an address other than the seat's own are
-/// refused without looking at the password.
+/// Wrong passwords for one seat (from any addresses) within [`GUESS_WINDOW`]
+/// after which mail signing on to it is not read, from any address.
 pub const GUESS_LIMIT: usize = 10;
 
 /// Event kinds of the password guard.
@@ -217,10 +217,65 @@ impl Session<'_, '_, '_> {
             .unwrap_or_default()
     }
 
+    /// The name a seat's wrong passwords are counted under: `master`, or the
+    /// power's name (`F` and `France` are one seat).
+    fn seat_label(&self, key: &str, power: &str) -> String {
+        if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
+            return "master".to_string();
+        }
+        let state = &self.work.game(key).state;
+        map_for(&state.settings.variant)
+            .ok()
+            .and_then(|map| power_by_initial(map, power).map(|p| power_name(map, p)))
+            .unwrap_or_else(|| power.to_ascii_uppercase())
+    }
+
+    /// When the seat `label` of game `id` was given a wrong password at or
+    /// after `since`, oldest first.
+    fn wrong_passwords(
+        &self,
+        id: crate::store::GameId,
+        label: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<DateTime<Utc>>, EngineError> {
+        Ok(self
+            .work
+            .tx
+            .game_event_details(id, EV_REFUSED, since)?
+            .into_iter()
+            .filter(|(_, detail)| {
+                serde_json::from_str::<serde_json::Value>(detail)
+                    .ok()
+                    .and_then(|d| d.get("seat").and_then(|s| s.as_str()).map(str::to_string))
+                    .is_some_and(|s| s == label)
+            })
+            .map(|(at, _)| at)
+            .collect())
+    }
+
+    /// An event of the password guard: kept even if the mail is undone.
+    fn keep_event(
+        &mut self,
+        game: crate::store::GameId,
+        kind: &'static str,
+        detail: serde_json::Value,
+    ) -> Result<(), EngineError> {
+        self.work.event(Some(game), kind, detail.clone())?;
+        self.held.kept_events.push(super::KeptEvent {
+            game: Some(game),
+            kind,
+            detail,
+        });
+        Ok(())
+    }
+
     /// `SIGNON <power><game> <password>` with the guard against guessing: every
-    /// wrong password is logged with the game; past [`GUESS_LIMIT`] within
-    /// [`GUESS_WINDOW`], a sign-on from an address other than the seat's own is
-    /// refused without its password being checked, and the masters are told once.
+    /// wrong password is logged with the game and seat; past [`GUESS_LIMIT`]
+    /// for one seat within [`GUESS_WINDOW`], the seat is locked for mail from
+    /// every address, its own included (anyone can write that address in
+    /// From:): its password is not checked, nothing in the mail is applied, and
+    /// the masters are told once. Only mail the receiving server vouches for
+    /// as coming from the seat's own address passes the lock.
     pub(super) fn guarded_sign_on(
         &mut self,
         line: usize,
@@ -236,26 +291,36 @@ impl Session<'_, '_, '_> {
         let own = seat.iter().any(|a| a.eq_ignore_ascii_case(&self.sender));
         let id = self.work.game(&key).row.id;
         let name = self.work.game(&key).state.name.clone();
+        let label = self.seat_label(&key, power);
         let since = self.now() - GUESS_WINDOW;
-        if !seat.is_empty() && !own {
-            let refused = self.work.tx.game_event_times(id, EV_REFUSED, since)?;
+        let vouched_own = own && self.vouch == Vouch::Vouched;
+        if !seat.is_empty() && !vouched_own {
+            let refused = self.wrong_passwords(id, &label, since)?;
             if refused.len() >= GUESS_LIMIT {
                 let until = lock_ends(&refused);
-                self.work.event(
-                    Some(id),
+                self.keep_event(
+                    id,
                     EV_LOCKED_OUT,
-                    json!({ "from": self.sender, "seat": power }),
+                    json!({ "from": self.sender, "seat": label }),
                 )?;
                 let zone = self.work.zone_of(&self.sender);
-                self.fail(
-                    line,
-                    text,
-                    format!(
-                        "{name} has had {} wrong passwords within the last hour, so sign-ons                          to it from an address other than the seat's own are refused until                          {}; the password was not checked. Sign on from the address the seat                          is registered to, or try again later.",
-                        refused.len(),
-                        until.with_timezone(&zone).format("%a %b %d %Y %H:%M %Z")
-                    ),
+                let message = format!(
+                    "the seat {label} of {name} has had {} wrong passwords within the last \
+                     hour, so it is locked until {} for mail from every address, its own \
+                     included; the password was not checked. Sign on again after that.",
+                    refused.len(),
+                    until.with_timezone(&zone).format("%a %b %d %Y %H:%M %Z")
                 );
+                self.fail(line, text, &message);
+                if self.held.locked.is_none() {
+                    self.held.locked = Some(super::Locked {
+                        game: id,
+                        game_name: name,
+                        line,
+                        text: text.to_string(),
+                        message,
+                    });
+                }
                 return Ok(());
             }
         }
@@ -265,15 +330,15 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         // The seat exists and the sign-on was refused: the password was wrong.
-        self.work.event(
-            Some(id),
+        self.keep_event(
+            id,
             EV_REFUSED,
-            json!({ "from": self.sender, "seat": power, "own_address": own }),
+            json!({ "from": self.sender, "seat": label, "own_address": own }),
         )?;
-        let refused = self.work.tx.game_event_times(id, EV_REFUSED, since)?;
+        let refused = self.wrong_passwords(id, &label, since)?;
         let told = self.work.tx.game_event_times(id, EV_MASTER_TOLD, since)?;
         if refused.len() >= GUESS_LIMIT && told.is_empty() {
-            self.tell_masters_of_guessing(&key, refused.len(), lock_ends(&refused))?;
+            self.tell_masters_of_guessing(&key, &label, refused.len(), lock_ends(&refused))?;
         }
         Ok(())
     }
@@ -281,6 +346,7 @@ impl Session<'_, '_, '_> {
     fn tell_masters_of_guessing(
         &mut self,
         key: &str,
+        seat: &str,
         count: usize,
         until: DateTime<Utc>,
     ) -> Result<(), EngineError> {
@@ -292,10 +358,11 @@ impl Session<'_, '_, '_> {
             let zone = self.work.zone_of(to);
             let body = format!(
                 ":: Judge: {}  Game: {name}\n\n\
-                 {count} wrong passwords were given for seats in {name} within the last hour, \
-                 the last from {}. Until {}, sign-ons to {name} from an address other than \
-                 the seat's own are refused without their password being checked. Players \
-                 signing on from their own address are not affected.\n\n\
+                 {count} wrong passwords were given for the seat {seat} in {name} within the \
+                 last hour, the last in a mail from {}. Until {}, mail that signs on to that \
+                 seat is not read, from whatever address it comes (anyone can write a \
+                 player's address in From:), unless the receiving mail server vouches for \
+                 it as the seat's own.\n\n\
                  If a player's password may be known to someone else, the player can change \
                  it with SET PASSWORD.\n",
                 self.work.judge,
@@ -312,6 +379,54 @@ impl Session<'_, '_, '_> {
         Ok(())
     }
 
+    /// Why the sender's account may not be changed by this mail, if it may
+    /// not. Anyone can write an address in From:, so a change needs proof
+    /// that the sender is the address's player: a sign-on earlier in the mail
+    /// with the password of a seat held at that address, or (`REGISTER`) the
+    /// account's own password. An address that holds no seat and has no
+    /// account password has nothing to take over, and registers freely.
+    /// Where the judge believes its mail server, mail it does not vouch for
+    /// changes no account at all.
+    pub(super) fn account_change_refusal(
+        &self,
+        account_password: Option<&str>,
+    ) -> Result<Option<String>, EngineError> {
+        let sender = &self.sender;
+        if self.vouch == Vouch::Unvouched {
+            return Ok(Some(format!(
+                "this judge changes account settings only in mail its mail server vouches \
+                 for (DKIM or DMARC) as coming from {sender}; it did not vouch for this \
+                 one, so nothing was changed"
+            )));
+        }
+        if self.held.signed_own {
+            return Ok(None);
+        }
+        let Some(account) = self.work.tx.account_by_address(sender)? else {
+            return Ok(None);
+        };
+        if let (Some(hash), Some(given)) = (&account.password_hash, account_password)
+            && crate::store::verify_password(given, hash)
+        {
+            return Ok(None);
+        }
+        let seats = self.work.tx.memberships_of(account.id)?;
+        if account.password_hash.is_none() && seats.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(format!(
+            "the settings of {sender} change only in a mail that first signs on with the \
+             password of a seat held at {sender} (SIGNON <power><game> <password>){}; this \
+             one did not, so nothing was changed. Anyone can write an address in From:; \
+             if you did not send this mail, someone is writing in your name",
+            if account.password_hash.is_some() {
+                ", or in a REGISTER whose password: line is the account's password"
+            } else {
+                ""
+            }
+        )))
+    }
+
     pub(super) fn register(
         &mut self,
         line: usize,
@@ -320,6 +435,10 @@ impl Session<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         let masked = mask_line(text);
         let text = masked.as_ref().map_or(text, |m| m.text.as_str());
+        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
+            self.fail(line, text, why);
+            return Ok(());
+        }
         let Some(name) = field(fields, &["name"]) else {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
@@ -417,6 +536,23 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, format!("{new:?} is not a mail address"));
             return Ok(());
         }
+        if !self.held.signed {
+            self.fail(
+                line,
+                text,
+                "a seat's mail moves only in a mail that signs on to it with its password \
+                 (SIGNON <power><game> <password>) before SET ADDRESS; nothing was changed",
+            );
+            return Ok(());
+        }
+        if new.eq_ignore_ascii_case(&self.work.judge_address) {
+            self.fail(
+                line,
+                text,
+                format!("{new} is this judge's own address; a seat's mail cannot go there"),
+            );
+            return Ok(());
+        }
         let sender = self.sender.clone();
         let g = self.work.game_mut(&ctx.key);
         let name = g.state.name.clone();
@@ -455,6 +591,19 @@ impl Session<'_, '_, '_> {
                     "member.address",
                     json!({ "from": old, "to": new }),
                 )?;
+                // The address the seat leaves hears of it: whoever sent this
+                // knew the password, and the player should know it was used.
+                if !old.eq_ignore_ascii_case(&new) && !old.eq_ignore_ascii_case(&sender) {
+                    let body = format!(
+                        ":: Judge: {judge}  Game: {name}\n\n\
+                         Mail for your seat in {name} now goes to {new}, as asked in a mail \
+                         from {sender} that gave the seat's password. If you did not ask \
+                         for this, tell the game's master.\n",
+                        judge = self.work.judge
+                    );
+                    let subject = format!("{}:{name} - Address changed", self.work.judge);
+                    self.work.send(&old, subject, body, Some(id), false);
+                }
                 self.ok(
                     text,
                     format!("Mail for your seat in {name} now goes to {new}."),

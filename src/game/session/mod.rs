@@ -11,6 +11,9 @@ mod votes;
 
 pub use account::{GUESS_LIMIT, GUESS_WINDOW};
 
+use super::engine::Vouch;
+use crate::store::GameId;
+
 use chrono::{DateTime, Utc};
 
 use super::EngineError;
@@ -72,7 +75,13 @@ pub struct Session<'w, 't, 'c> {
     pub errors: usize,
     pub processed: usize,
     votes_changed: Vec<String>,
-    secrets: Vec<[u8; 32]>,
+    /// Where new games' lot secrets come from (the operating system's random
+    /// source, or a test's fixed one).
+    secrets: &'w mut (dyn FnMut() -> [u8; 32] + Send),
+    /// What the receiving mail server said of the sender.
+    vouch: Vouch,
+    /// What must outlive the mail even if it is undone.
+    held: Held,
     /// A forming game that filled up: it starts once the whole mail is read,
     /// so that preferences given after the SIGNON count.
     pending_start: Option<String>,
@@ -94,12 +103,49 @@ pub struct Session<'w, 't, 'c> {
     acting_for: Option<String>,
 }
 
+/// What a mail proved, and what must be kept of it even if it is undone.
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    /// A sign-on in the mail gave a seat's right password.
+    pub signed: bool,
+    /// A sign-on in the mail gave the right password of a seat held at the
+    /// sender's own address: the sender is that seat's player (or master).
+    pub signed_own: bool,
+    /// The mail met a seat's wrong-password lock.
+    pub locked: Option<Locked>,
+    /// Wrong passwords and locks met: counted even if the mail is undone.
+    pub kept_events: Vec<KeptEvent>,
+}
+
+/// A sign-on refused because its seat is locked.
+#[derive(Clone, Debug)]
+pub struct Locked {
+    pub game: GameId,
+    pub game_name: String,
+    pub line: usize,
+    pub text: String,
+    pub message: String,
+}
+
+/// An event of the password guard.
+#[derive(Clone, Debug)]
+pub struct KeptEvent {
+    pub game: Option<GameId>,
+    pub kind: &'static str,
+    pub detail: serde_json::Value,
+}
+
 fn err(line: usize, text: &str, message: impl std::fmt::Display) -> String {
     format!("> {text}\nError (line {line}): {message}")
 }
 
 impl<'w, 't, 'c> Session<'w, 't, 'c> {
-    pub fn new(work: &'w mut Work<'t, 'c>, sender: &str, secrets: Vec<[u8; 32]>) -> Self {
+    pub fn new(
+        work: &'w mut Work<'t, 'c>,
+        sender: &str,
+        secrets: &'w mut (dyn FnMut() -> [u8; 32] + Send),
+        vouch: Vouch,
+    ) -> Self {
         Session {
             work,
             sender: sender.to_string(),
@@ -111,6 +157,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             processed: 0,
             votes_changed: Vec::new(),
             secrets,
+            vouch,
+            held: Held::default(),
             pending_start: None,
             failed_signon: None,
             open_if: None,
@@ -273,11 +321,23 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         ))
     }
 
+    /// A fresh secret for each game created: never derived from the clock or
+    /// shared between two games of one mail.
     fn next_secret(&mut self) -> LotSecret {
-        LotSecret(self.secrets.pop().unwrap_or_else(|| {
-            use sha2::{Digest, Sha256};
-            Sha256::digest(self.now().to_rfc3339().as_bytes()).into()
-        }))
+        LotSecret((self.secrets)())
+    }
+
+    /// A sign-on gave a seat's right password (`own`: a seat held at the
+    /// sender's address).
+    fn signed(&mut self, own: bool) {
+        self.held.signed = true;
+        self.held.signed_own |= own;
+    }
+
+    /// What the engine needs once the lines are read: whether the mail signed
+    /// on with a right password, met a lock, and the events to keep if undone.
+    pub fn held(&self) -> Held {
+        self.held.clone()
     }
 
     // ----- orders -----

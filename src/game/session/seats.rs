@@ -143,6 +143,7 @@ impl Session<'_, '_, '_> {
             // still needs, such as a Twilight Zone map) with the same password.
             let name = g.state.name.clone();
             if known {
+                self.signed(true);
                 self.context = Some(Context {
                     key,
                     who: Who::Joined,
@@ -255,9 +256,16 @@ impl Session<'_, '_, '_> {
         let g = self.work.game(&key);
         let name = g.state.name.clone();
         if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
-            if g.state.masters().any(|m| {
-                verify_seat_password(&m.address, &g.state.name, password, &m.password_hash)
-            }) {
+            let signed: Vec<bool> = g
+                .state
+                .masters()
+                .filter(|m| {
+                    verify_seat_password(&m.address, &g.state.name, password, &m.password_hash)
+                })
+                .map(|m| m.address.eq_ignore_ascii_case(&self.sender))
+                .collect();
+            if !signed.is_empty() {
+                self.signed(signed.contains(&true));
                 self.context = Some(Context {
                     key,
                     who: Who::Master,
@@ -306,7 +314,9 @@ impl Session<'_, '_, '_> {
             {
                 self.fail(line, text, why)
             }
-            Some(_) => {
+            Some(m) => {
+                let own = m.address.eq_ignore_ascii_case(&self.sender);
+                self.signed(own);
                 self.context = Some(Context {
                     key,
                     who: Who::Power(pname.clone()),
@@ -365,7 +375,7 @@ impl Session<'_, '_, '_> {
                 );
                 return Ok(());
             }
-            Some(_) => {}
+            Some(_) => self.signed(true),
             None => {
                 let m = member(&sender, Role::Observer, password)?;
                 self.work.game_mut(&key).state.members.push(m);
@@ -453,6 +463,10 @@ impl Session<'_, '_, '_> {
                 text,
                 format!("unknown time zone {zone:?} (use an IANA name such as Europe/London)"),
             );
+            return Ok(());
+        }
+        if let Some(why) = self.account_change_refusal(None)? {
+            self.fail(line, text, why);
             return Ok(());
         }
         match self.work.tx.account_by_address(&self.sender)? {

@@ -27,7 +27,6 @@ use crate::game::work::Work;
 use crate::judge::{
     Adjudication, Countries, OrderMaps, Position, Reason, Rules, Verdict, adjudicate_on,
 };
-use crate::lots::LotSecret;
 use crate::map::{Map, Power, UnitKind};
 use crate::orders::{Order, PowerOrder, UnitSpec};
 use crate::phase::{Era, Phase, PhaseKind, Season};
@@ -252,7 +251,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         );
     }
     let g = work.game_mut(key);
-    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let secret = g.lot_secret()?;
     let applicants: Vec<Applicant> = g
         .state
         .players()

@@ -16,7 +16,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::pki_types::ServerName;
 
 use super::stream::ImapStream;
-use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake};
+use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake, batch_len};
 use crate::config::{ImapConfig, Security};
 use crate::mail::probe::{ImapFacts, ProbeError};
 use crate::mail::tls::{client_config, tls_name};
@@ -369,6 +369,11 @@ impl ImapInbound {
             return Ok(Vec::new());
         }
         let sizes = fetch_sizes(session, io, &uid_set(&uids)).await?;
+        let read_size = |uid: &u32| match sizes.get(uid) {
+            Some(s) if (*s as usize) <= max_bytes => *s as usize,
+            _ => 0,
+        };
+        uids.truncate(batch_len(uids.iter().map(read_size).collect::<Vec<_>>()));
         let (small, large): (Vec<u32>, Vec<u32>) = uids
             .iter()
             .partition(|uid| sizes.get(uid).is_none_or(|s| *s as usize <= max_bytes));

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake};
+use super::{FETCH_BATCH, InboundError, InboundMail, MailKey, Wake, batch_len};
 use crate::mail::ingest::header_part;
 
 /// How often `wait` looks into `new/`; the configured poll interval caps the wait.
@@ -38,6 +38,15 @@ impl MaildirInbound {
         let mut names = self.new_names()?;
         names.sort();
         names.truncate(FETCH_BATCH);
+        let sizes = names.iter().map(|name| {
+            let size = fs::metadata(self.root.join("new").join(name))
+                .map(|m| m.len() as usize)
+                .unwrap_or(0);
+            // A mail over the limit is read as its header only.
+            if size <= self.max_bytes { size } else { 0 }
+        });
+        let take = batch_len(sizes.collect::<Vec<_>>());
+        names.truncate(take);
         let mut mails = Vec::with_capacity(names.len());
         for name in names {
             let path = self.root.join("new").join(&name);
@@ -184,6 +193,33 @@ mod tests {
                 name: format!("{FETCH_BATCH:04}.m")
             }
         );
+    }
+
+    #[test]
+    fn large_mails_come_as_many_as_fit_in_the_byte_budget() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let limit = 25 * 1024 * 1024;
+        let inbox = MaildirInbound::open(dir.path(), 1, limit).expect("open");
+        let big = "x".repeat(20 * 1024 * 1024);
+        for i in 0..4 {
+            drop_mail(dir.path(), &format!("{i}.m"), &big);
+        }
+        // Over the limit: only a header is read, so it costs the batch nothing.
+        drop_mail(dir.path(), "0.huge", &"y".repeat(limit + 1));
+        let first = inbox.fetch().expect("fetch");
+        let names: Vec<String> = first
+            .iter()
+            .map(|m| match &m.key {
+                MailKey::Maildir { name } => name.clone(),
+                MailKey::Imap { .. } => String::new(),
+            })
+            .collect();
+        assert_eq!(names, ["0.huge", "0.m", "1.m", "2.m"], "{names:?}");
+        let bytes: usize = first.iter().map(|m| m.raw.len()).sum();
+        assert!(bytes <= super::super::FETCH_BYTES, "{bytes}");
+        // A single mail larger than the budget still comes, alone.
+        assert_eq!(super::super::batch_len([70 << 20, 1]), 1);
+        assert_eq!(super::super::batch_len([]), 0);
     }
 
     #[test]

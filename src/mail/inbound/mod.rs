@@ -20,6 +20,26 @@ use crate::mail::ingest::{Envelope, IngestError, IngestOptions, ingest_sized};
 /// memory at once; the rest come with the next calls.
 pub const FETCH_BATCH: usize = 50;
 
+/// At most this many bytes of mail per `fetch` (but always at least one mail):
+/// fifty mails of the largest size the judge reads (25 MB by default) must not
+/// be held in memory together.
+pub const FETCH_BYTES: usize = 64 * 1024 * 1024;
+
+/// How many of the mails of sizes `sizes` (in fetch order, each as it will be
+/// read: a mail over the size limit is read as its header only) one batch
+/// takes: as many as fit in [`FETCH_BYTES`], at least one.
+pub fn batch_len(sizes: impl IntoIterator<Item = usize>) -> usize {
+    let (mut total, mut n) = (0usize, 0usize);
+    for size in sizes {
+        if n > 0 && total.saturating_add(size) > FETCH_BYTES {
+            break;
+        }
+        total = total.saturating_add(size);
+        n += 1;
+    }
+    n
+}
+
 /// Identifies a fetched mail to its source, for `commit`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum MailKey {

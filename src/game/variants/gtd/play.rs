@@ -90,7 +90,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     let judge = work.judge.clone();
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
-    let secret = g.secret.clone().unwrap_or(LotSecret([0; 32]));
+    let secret = g.lot_secret()?;
     let position = position_of(map, &g.state)?;
     let mut game = g.state.gtd.clone().unwrap_or_default();
     let played = play(map, &mut game, &position, &secret)
@@ -176,15 +176,16 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
 
 /// `PREDICT` (the Gamemaster's): the current phase played on a copy with the
 /// orders given so far, reported as the Gamemaster would get it; nothing is
-/// stored. Lots are drawn with a stand-in secret, not the game's, so the
-/// game's draws stay unknown until the deadline.
+/// stored. Lots are drawn with a fresh secret from the operating system, not
+/// the game's, so the game's draws stay unknown until the deadline.
 pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
     let g = work.game(key);
     let map = map_for(&g.state.settings.variant)?;
     let position = position_of(map, &g.state)?;
     let mut copy = g.state.clone();
     let mut game = copy.gtd.clone().unwrap_or_default();
-    let played = play(map, &mut game, &position, &LotSecret([0; 32]))
+    let stand_in = LotSecret(crate::game::engine::os_secret());
+    let played = play(map, &mut game, &position, &stand_in)
         .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
     copy.gtd = Some(game);
     let tz = work.zone_of(sender);

@@ -1,0 +1,131 @@
+//! Mail as players' clients really write it, through the judge's real intake
+//! path (a Maildir inbox, a SQLite file, `run_once`, a Maildir outbox): what
+//! the player meant is what the judge reads.
+
+mod hardening_common;
+
+use chrono::Duration;
+use hardening_common::*;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mail")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn to(judge: &Judge, addr: &str) -> Vec<Sent> {
+    judge
+        .sent()
+        .into_iter()
+        .filter(|s| s.to == vec![addr.to_string()])
+        .collect()
+}
+
+#[test]
+fn html_only_orders_from_every_common_client_are_applied() {
+    let france = POWERS[2].1;
+    for name in [
+        "html-gmail.eml",
+        "html-apple-mail.eml",
+        "html-outlook.eml",
+        "html-thunderbird.eml",
+        "html-nested-divs.eml",
+        "html-table.eml",
+    ] {
+        let mut judge = Judge::new("");
+        let now = t("2027-03-01T09:00:00Z");
+        started_game(&mut judge, "html", now);
+        judge.drop_bytes(&fixture(name));
+        let report = judge.once(now + Duration::minutes(20));
+        assert_eq!(report.intake.applied, 1, "{name}: {report:?}");
+        let reply = to(&judge, france)
+            .into_iter()
+            .find(|s| s.text.contains("Signed on as France"))
+            .unwrap_or_else(|| panic!("{name}: answered"));
+        for accepted in ["A PAR - BUR", "F BRE - MAO", "A MAR - SPA"] {
+            assert!(
+                reply.text.contains(&format!("Accepted: {accepted}")),
+                "{name}:\n{}",
+                reply.text
+            );
+        }
+        assert!(
+            !reply.subject.contains("Error Flag"),
+            "{name}:\n{}",
+            reply.text
+        );
+        assert_eq!(
+            judge.count("SELECT count(*) FROM orders WHERE power = 'France'"),
+            3,
+            "{name}"
+        );
+    }
+}
+
+/// A phone photo (a few hundred kilobytes, base64) attached to a mail of orders.
+fn mail_with_photo(from: &str, id: &str, body: &str, photo_bytes: usize) -> String {
+    let photo: Vec<u8> = (0..photo_bytes).map(|i| (i * 7 % 251) as u8).collect();
+    let encoded = base64_lines(&photo);
+    format!(
+        "From: {from}\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\
+         MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n\
+         --b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\
+         --b1\r\nContent-Type: image/jpeg; name=\"IMG_2041.jpg\"\r\n\
+         Content-Disposition: attachment; filename=\"IMG_2041.jpg\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{encoded}--b1--\r\n"
+    )
+}
+
+fn base64_lines(data: &[u8]) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for (n, chunk) in data.chunks(3).enumerate() {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ABC[((v >> (18 - 6 * k)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+        if n % 19 == 18 {
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str("\r\n");
+    out
+}
+
+#[test]
+fn orders_with_a_phone_photo_attached_are_read_and_the_photo_ignored() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "photo", now);
+    let france = POWERS[2].1;
+    let raw = mail_with_photo(
+        france,
+        "photo@x",
+        "SIGNON Fphoto pw-F\nA Par - Bur",
+        300_000,
+    );
+    assert!(raw.len() > 256 * 1024, "larger than the old limit");
+    judge.drop_bytes(raw.as_bytes());
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, 1, "{report:?}");
+    let reply = to(&judge, france)
+        .into_iter()
+        .find(|s| s.text.contains("Signed on as France"))
+        .expect("answered");
+    assert!(
+        reply.text.contains("Accepted: A PAR - BUR"),
+        "{}",
+        reply.text
+    );
+    assert!(!reply.subject.contains("Error Flag"), "{}", reply.text);
+}
