@@ -4,7 +4,7 @@
 //! password, is read and answered, and the player's seat and account stay as
 //! they were. See docs/hardening.md, "Forged mail".
 
-mod hardening_common;
+use crate::hardening_common;
 
 use chrono::Duration;
 use hardening_common::*;

@@ -2,7 +2,7 @@
 //! path (a Maildir inbox, a SQLite file, `run_once`, a Maildir outbox): what
 //! the player meant is what the judge reads.
 
-mod hardening_common;
+use crate::hardening_common;
 
 use chrono::Duration;
 use hardening_common::*;

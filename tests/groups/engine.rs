@@ -27,12 +27,16 @@ mod draw_ahead;
 mod engine;
 #[path = "../engine_text.rs"]
 mod engine_text;
+#[path = "../forged_mail.rs"]
+mod forged_mail;
 #[path = "../gtd_engine.rs"]
 mod gtd_engine;
 #[path = "../hostile_mail.rs"]
 mod hostile_mail;
 #[path = "../masters_engine.rs"]
 mod masters_engine;
+#[path = "../real_mail.rs"]
+mod real_mail;
 #[path = "../report_render_cli.rs"]
 mod report_render_cli;
 #[path = "../results_picture.rs"]
