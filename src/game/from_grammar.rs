@@ -85,6 +85,11 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                     message,
                 });
             }
+            Entry::Refused { by } => out.push(Line::Error {
+                line: l.line,
+                text: l.text.clone(),
+                message: format!("not applied because line {by} was refused"),
+            }),
             Entry::BlockText | Entry::Ignored(_) => {}
         }
     }
@@ -208,6 +213,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Press { to, color, text } => R::Press {
             to: match to {
                 PressTo::All => PressTarget::All,
+                PressTo::Master => PressTarget::Master,
                 PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
                 PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
             },

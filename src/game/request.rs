@@ -11,6 +11,8 @@ use crate::phase::{Phase, PhaseKind};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PressTarget {
     All,
+    /// The game's master only: always allowed, whatever the press settings.
+    Master,
     Powers(Vec<String>),
     AllBut(Vec<String>),
 }

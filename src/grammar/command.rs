@@ -33,6 +33,8 @@ pub enum Seat {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PressTo {
     All,
+    /// `PRESS TO M`, `PRESS TO MASTER`: the game's master only (always allowed).
+    Master,
     Powers(Vec<Power>),
     AllBut(Vec<Power>),
 }
@@ -305,7 +307,16 @@ impl Block {
     /// The words that close this block.
     pub fn closers(self) -> &'static [&'static str] {
         match self {
-            Block::Press => &["endpress", "endbroadcast", "enddiary"],
+            // A press block's closer stands alone on its line (see `closes`).
+            Block::Press => &[
+                "endpress",
+                "end press",
+                "endbroadcast",
+                "end broadcast",
+                "enddiary",
+                "signoff",
+                "sign off",
+            ],
             Block::Register => &["end", "endregister"],
             Block::Map => &["endmap"],
             Block::Propose => &["endproposal", "endpropose"],
@@ -357,6 +368,9 @@ impl Command {
 pub(crate) const COMMAND_WORDS: &[&str] = &[
     "signon",
     "signoff",
+    "sign",
+    "hello",
+    "login",
     "create",
     "join",
     "observe",
@@ -443,6 +457,9 @@ pub(crate) fn is_command_word(w: &str) -> bool {
         w,
         "signon"
             | "signoff"
+            | "sign"
+            | "hello"
+            | "login"
             | "create"
             | "join"
             | "observe"
@@ -538,6 +555,17 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
     let c = match first {
         "signon" => signon(ctx, cur)?,
         "signoff" => Command::Signoff,
+        // njudge: `SIGN ON` and `SIGN OFF` are `SIGNON` and `SIGNOFF`.
+        "sign" if cur.eat_word(&["on"]) => signon(ctx, cur)?,
+        "sign" if cur.eat_word(&["off"]) => Command::Signoff,
+        "sign" => return Err(cur.expected("ON or OFF")),
+        // `HELLO Fgame pw`, `LOGIN Fgame pw`: a sign-on when the line is one;
+        // otherwise the word is a greeting.
+        "hello" | "login" => match signon(ctx, cur) {
+            Ok(c) if cur.at_end() => c,
+            // The caller puts the cursor back.
+            _ => return Ok(None),
+        },
         "create" => create(cur)?,
         "join" => Command::Join {
             game: opt_raw(cur),
@@ -920,12 +948,24 @@ fn initial(map: &Map, w: &str) -> Option<Power> {
 fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     let mut to = PressTo::All;
     let mut color = None;
+    // njudge: `PRESS` alone sends nothing (a broadcast must be asked for).
+    if cur.at_end() {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            cur.column(),
+            "",
+            "who the press is for: PRESS TO <powers>, PRESS TO M (the master), \
+             PRESS TO ALL, or BROADCAST",
+        ));
+    }
     for _ in 0..2 {
         if cur.eat_word(&["to"]) {
             if cur.eat_word(&["all"]) {
                 if cur.eat_word(&["but"]) {
                     to = PressTo::AllBut(powers(ctx, cur)?);
                 }
+            } else if cur.eat_word(&["m", "master", "gm", "moderator"]) {
+                to = PressTo::Master;
             } else {
                 to = PressTo::Powers(powers(ctx, cur)?);
             }
@@ -969,10 +1009,17 @@ fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
         cur.bump();
         return Ok(p);
     }
-    let season = match cur.word() {
-        Some("spring" | "s") => Season::Spring,
-        Some("fall" | "autumn" | "f") => Season::Fall,
-        Some("winter" | "w") => Season::Winter,
+    // njudge's syntax file: only the first letter of the season and of the
+    // phase is significant (`Movements`, `Builds`, `Autumn`).
+    // (`Summer` is a season of its own in njudge's variants, not Spring.)
+    let initial = |w: Option<&str>| {
+        w.filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !w.starts_with("su"))
+            .and_then(|w| w.chars().next())
+    };
+    let season = match initial(cur.word()) {
+        Some('s') => Season::Spring,
+        Some('f' | 'a') => Season::Fall,
+        Some('w') => Season::Winter,
         _ => return Err(cur.expected("a season (Spring, Fall, Winter) or a phase (S1902M)")),
     };
     cur.bump();
@@ -981,13 +1028,11 @@ fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
         None => return Err(cur.expected("a year")),
     };
     cur.bump();
-    let kind = match cur.word() {
-        Some("movement" | "moves" | "move" | "m") => PhaseKind::Movement,
-        Some("retreat" | "retreats" | "r") => PhaseKind::Retreat,
-        Some("adjustment" | "adjustments" | "adjust" | "build" | "builds" | "a" | "b") => {
-            PhaseKind::Adjustment
-        }
-        None if season == Season::Winter => PhaseKind::Adjustment,
+    let kind = match (initial(cur.word()), cur.word()) {
+        (Some('m'), _) => PhaseKind::Movement,
+        (Some('r'), _) => PhaseKind::Retreat,
+        (Some('a' | 'b'), _) => PhaseKind::Adjustment,
+        (_, None) if season == Season::Winter => PhaseKind::Adjustment,
         _ => return Err(cur.expected("movement, retreat or adjustment")),
     };
     if cur.word().is_some() {
@@ -1445,7 +1490,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Press { to, color, text } => {
             let mut s = "PRESS".to_string();
             match to {
+                // `PRESS` alone is refused: a broadcast says so.
+                PressTo::All if color.is_none() => s.push_str(" TO ALL"),
                 PressTo::All => {}
+                PressTo::Master => s.push_str(" TO MASTER"),
                 PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
                 PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
             }
