@@ -301,3 +301,81 @@ fn an_illegal_order_is_never_stored_and_the_last_valid_line_counts() {
     );
     assert_eq!(current_orders(&mut table, "France"), ["A PAR - PIC"]);
 }
+
+// ----- IF blocks -------------------------------------------------------------
+
+#[test]
+fn njudge_conditions_are_read_and_a_refused_one_refuses_its_block() {
+    let mut table = table();
+    let a = no_errors(from(
+        &mut table,
+        "France",
+        "PHASE Fall 1901 Movement\nIF A Bur THEN\nA Par - Bur\nENDIF",
+    ));
+    for internal in ["Location {", "Province("] {
+        assert!(!a.reply_body.contains(internal), "{}", a.reply_body);
+    }
+    assert_says(
+        &a.reply_body,
+        &["Stored for F1901M, under the IF on line 3"],
+    );
+    // A condition that does not read: nothing of its block is stored, not
+    // even without the condition.
+    let mut table = self::table();
+    let a = from(
+        &mut table,
+        "France",
+        "PHASE Fall 1901 Movement\nIF A Bur Bur\nA Par - Bur\nELSE\nA Par - Pic\nENDIF\nA Mar H",
+    );
+    assert_eq!(a.errors, 5, "{}", a.reply_body);
+    assert_says(
+        &a.reply_body,
+        &[
+            "unexpected \"Bur\" after IF A BUR",
+            "not applied because line 3 was refused",
+            "Stored for F1901M: A MAR H",
+        ],
+    );
+    for internal in ["Location {", "Province("] {
+        assert!(!a.reply_body.contains(internal), "{}", a.reply_body);
+    }
+    let state = table.state();
+    assert!(state.conditional.is_empty());
+    assert_eq!(state.future_orders.len(), 1);
+    assert_eq!(state.future_orders[0].orders.len(), 1);
+}
+
+/// Spring 1901: Germany takes Burgundy. France's conditions for the Fall name
+/// no power, so any power's unit makes them hold.
+fn germany_in_burgundy(table: &mut Table, france: &str) {
+    no_errors(from(table, "France", france));
+    no_errors(from(table, "Germany", "A Mun - Bur"));
+    table.process_by_master();
+    assert_eq!(table.phase().to_string(), "F1901M");
+}
+
+#[test]
+fn a_condition_without_power_or_type_means_any_unit() {
+    let mut table = table();
+    germany_in_burgundy(
+        &mut table,
+        "PHASE Fall 1901 Movement\nIF A Bur\nA Par - Pic\nELSE\nA Par - Gas\nENDIF",
+    );
+    assert_eq!(current_orders(&mut table, "France"), ["A PAR - PIC"]);
+}
+
+#[test]
+fn else_if_and_free_word_order_choose_one_branch() {
+    let mut table = table();
+    germany_in_burgundy(
+        &mut table,
+        "PHASE Fall 1901 Movement\nIF Ruhr German\nA Par - Bur\nELSE IF Burgundy Army German THEN\nA Par - Pic\nELSE\nA Par - Gas\nENDIF",
+    );
+    assert_eq!(current_orders(&mut table, "France"), ["A PAR - PIC"]);
+    let mut table = self::table();
+    germany_in_burgundy(
+        &mut table,
+        "PHASE Fall 1901 Movement\nIF Ruhr\nA Par - Bur\nELSE IF French Bur\nA Par - Pic\nELSE\nA Par - Gas\nENDIF",
+    );
+    assert_eq!(current_orders(&mut table, "France"), ["A PAR - GAS"]);
+}

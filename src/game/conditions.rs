@@ -10,8 +10,10 @@ use crate::map::{Map, Power, UnitKind};
 use crate::orders::Order;
 use crate::phase::{Phase, PhaseKind};
 
-/// A condition over the units on the board when its phase comes: "the power
-/// has a unit there" (of that type, when given; of that nationality, when given).
+/// A condition over the units on the board when its phase comes: "a unit
+/// stands there" (of that type, when given; of that nationality, when given:
+/// njudge's syntax file, "the type and power are optional and interpreted as
+/// 'any' if not specified").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum CondDoc {
@@ -59,13 +61,21 @@ impl CondDoc {
         }
     }
 
-    /// Whether the condition holds on `position` for orders of `power`.
-    /// Only units on the board count (not dislodged ones awaiting retreat).
-    pub fn holds(&self, map: &Map, position: &Position, power: Power) -> Result<bool, DocError> {
+    /// Whether the condition holds on `position`; a unit named without a power
+    /// is `unnamed`'s (`None`: any power's, as njudge reads it; the Agora
+    /// regulations read it as the ordering power's). Only units on the board
+    /// count (not dislodged ones awaiting retreat).
+    pub fn holds(
+        &self,
+        map: &Map,
+        position: &Position,
+        unnamed: Option<Power>,
+    ) -> Result<bool, DocError> {
+        let power = unnamed;
         Ok(match self {
             CondDoc::Unit { kind, at, power: p } => {
                 let owner = match p {
-                    Some(name) => power_by_name(map, name)?,
+                    Some(name) => Some(power_by_name(map, name)?),
                     None => power,
                 };
                 let want = match kind.as_deref() {
@@ -74,9 +84,9 @@ impl CondDoc {
                     _ => None,
                 };
                 let province = location(map, at)?.province;
-                position
-                    .unit_at(province)
-                    .is_some_and(|u| u.power == owner && want.is_none_or(|k| u.kind == k))
+                position.unit_at(province).is_some_and(|u| {
+                    owner.is_none_or(|o| u.power == o) && want.is_none_or(|k| u.kind == k)
+                })
             }
             CondDoc::Not { of } => !of.holds(map, position, power)?,
             CondDoc::And { left, right } => {

@@ -209,6 +209,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Phase(p) => R::Phase(*p),
         Command::If(c) => R::If(super::conditions::CondDoc::from_grammar(map, c)),
         Command::Else => R::Else,
+        Command::ElseIf(c) => R::ElseIf(super::conditions::CondDoc::from_grammar(map, c)),
         Command::EndIf => R::EndIf,
         Command::Press { to, color, text } => R::Press {
             to: match to {

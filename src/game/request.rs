@@ -109,6 +109,9 @@ pub enum Request {
     If(super::conditions::CondDoc),
     /// `ELSE`: the orders up to `ENDIF` apply when the condition does not hold.
     Else,
+    /// `ELSE IF <condition>`: the orders up to the next `ELSE`, `ELSE IF` or
+    /// `ENDIF` apply when no branch before holds and this one does.
+    ElseIf(super::conditions::CondDoc),
     EndIf,
     List(Option<String>),
     Summary(Option<String>),

@@ -121,22 +121,9 @@ impl Body {
                 .iter()
                 .take_while(|l| l.entry == Entry::BlockText)
                 .count(),
-            Command::If(_) => {
-                let mut depth = 0u32;
-                let end = rest.iter().position(|l| match &l.entry {
-                    Entry::Command(Command::If(_)) => {
-                        depth += 1;
-                        false
-                    }
-                    Entry::Command(Command::EndIf) if depth == 0 => true,
-                    Entry::Command(Command::EndIf) => {
-                        depth -= 1;
-                        false
-                    }
-                    _ => false,
-                });
-                end.map_or(rest.len(), |e| e + 1)
-            }
+            Command::If(_) => endif(rest).map_or(rest.len(), |e| e + 1),
+            // The rest of the chain, up to the ENDIF that closes the IF.
+            Command::ElseIf(_) => endif(rest).unwrap_or(rest.len()),
             Command::Phase(_) => rest
                 .iter()
                 .position(|l| {
@@ -164,6 +151,23 @@ impl Body {
             _ => &[],
         })
     }
+}
+
+/// The index of the `ENDIF` that closes an `IF` open before `lines`.
+fn endif(lines: &[BodyLine]) -> Option<usize> {
+    let mut depth = 0u32;
+    lines.iter().position(|l| match &l.entry {
+        Entry::Command(Command::If(_)) => {
+            depth += 1;
+            false
+        }
+        Entry::Command(Command::EndIf) if depth == 0 => true,
+        Entry::Command(Command::EndIf) => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    })
 }
 
 /// Reads a mail body with no phase known (`D` after a unit is a disband).
@@ -237,6 +241,9 @@ enum Header {
     Phase,
     /// `IF`: up to its `ENDIF`.
     If,
+    /// `ELSE IF`: the rest of the chain, up to the `ENDIF` (which still closes
+    /// the `IF`).
+    ElseIf,
     /// A block of text (`PRESS`, `BROADCAST`, `MAP`, `REGISTER`): up to its closer.
     Text(Block),
 }
@@ -462,11 +469,17 @@ impl Reader<'_> {
             let ends = match scope.header {
                 _ if signs_on || matches!(entry, Entry::Command(Command::Signoff)) => true,
                 Header::Phase => header == Some(Header::Phase),
-                Header::If if header == Some(Header::If) => {
+                Header::If | Header::ElseIf if header == Some(Header::If) => {
                     scope.depth += 1;
                     false
                 }
-                Header::If if matches!(entry, Entry::Command(Command::EndIf)) => {
+                // The `ENDIF` of a refused `ELSE IF` closes the `IF` it belongs to.
+                Header::ElseIf
+                    if scope.depth == 0 && matches!(entry, Entry::Command(Command::EndIf)) =>
+                {
+                    true
+                }
+                Header::If | Header::ElseIf if matches!(entry, Entry::Command(Command::EndIf)) => {
                     if scope.depth == 0 {
                         let by = scope.by;
                         self.refused = None;
@@ -518,8 +531,10 @@ impl Reader<'_> {
                 self.if_depth += 1;
                 None
             }
-            Entry::Command(c @ (Command::Else | Command::EndIf)) if self.if_depth == 0 => {
-                if *c == Command::Else {
+            Entry::Command(c @ (Command::Else | Command::ElseIf(_) | Command::EndIf))
+                if self.if_depth == 0 =>
+            {
+                if *c != Command::EndIf {
                     self.refused = Some(RefusedScope {
                         header: Header::If,
                         by: n,
@@ -697,6 +712,7 @@ fn header_of(line: &Line) -> Option<Header> {
         "sign" if words.next() == Some("on") => Header::SignOn,
         "phase" => Header::Phase,
         "if" => Header::If,
+        "else" if words.next() == Some("if") => Header::ElseIf,
         "press" | "broadcast" => Header::Text(Block::Press),
         "map" => Header::Text(Block::Map),
         "register" => Header::Text(Block::Register),

@@ -16,7 +16,7 @@ use super::date::{DateSpec, parse_date, parse_zone_name};
 use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind};
 use super::lexicon::{self, suggest_keyword};
-use super::order::{Ctx, foreign_unit, power_word};
+use super::order::{Ctx, condition_unit, power_word};
 
 /// How a player names the seat in `SIGNON`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,6 +189,9 @@ pub enum Command {
     If(Condition),
     /// `ELSE`
     Else,
+    /// `ELSE IF condition [THEN]`: the next branch of the `IF` (one `ENDIF`
+    /// closes the chain).
+    ElseIf(Condition),
     /// `ENDIF`
     EndIf,
     // -- Master --------------------------------------------------------------------
@@ -600,7 +603,8 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         },
         "diary" => diary(cur)?,
         "phase" => Command::Phase(phase_words(cur)?),
-        "if" => Command::If(condition(ctx, cur)?),
+        "if" => Command::If(condition_then(ctx, cur)?),
+        "else" if cur.eat_word(&["if"]) => Command::ElseIf(condition_then(ctx, cur)?),
         "else" => Command::Else,
         "endif" => Command::EndIf,
         "process" => Command::Process(opt_phase(cur)?),
@@ -690,7 +694,7 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
             ErrorKind::Trailing,
             cur.column(),
             cur.found(),
-            &c.to_string(),
+            &command_canonical(ctx.map, &c),
         ));
     }
     Ok(Some(c))
@@ -1058,6 +1062,13 @@ fn opt_phase(cur: &mut Cursor) -> Result<Option<Phase>, GrammarError> {
     }
 }
 
+/// `condition [THEN]` (njudge: "The THEN's are optional").
+fn condition_then(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
+    let c = condition(ctx, cur)?;
+    cur.eat_word(&["then"]);
+    Ok(c)
+}
+
 /// `condition = term {(AND | OR) term}`, `term = [NOT] unit`; AND binds tighter.
 fn condition(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
     let mut left = cond_and(ctx, cur)?;
@@ -1086,7 +1097,7 @@ fn cond_term(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
         }
         return Ok(c);
     }
-    Ok(Condition::Unit(foreign_unit(ctx, cur)?))
+    Ok(Condition::Unit(condition_unit(ctx, cur)?))
 }
 
 /// `SET ...`
@@ -1360,7 +1371,12 @@ fn cond(map: Option<&Map>, c: &Condition) -> String {
                 super::canonical::write_unit(m, &mut s, u);
                 s
             }
-            None => format!("{:?}", u.location),
+            // Without a map, the standard board's names (never internal values).
+            None => {
+                let mut s = String::new();
+                super::canonical::write_unit(Map::standard(), &mut s, u);
+                s
+            }
         },
         Condition::Not(c) => format!("NOT {}", cond_paren(map, c)),
         Condition::And(a, b) => format!("{} AND {}", cond_paren(map, a), cond_paren(map, b)),
@@ -1512,6 +1528,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Phase(p) => format!("PHASE {p}"),
         If(c) => format!("IF {}", cond(map, c)),
         Else => "ELSE".into(),
+        ElseIf(c) => format!("ELSE IF {}", cond(map, c)),
         EndIf => "ENDIF".into(),
         Process(p) => p.map_or("PROCESS".into(), |p| format!("PROCESS {p}")),
         Predict => "PREDICT".into(),

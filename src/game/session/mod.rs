@@ -612,6 +612,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             SetAbsence { from, to } => self.set_absence(line, text, *from, *to),
             If(c) => self.open_if(line, text, c),
             Else => self.else_branch(line, text),
+            ElseIf(c) => self.else_if(line, text, c),
             EndIf => self.end_if(line, text),
             Request::Phase(p) => {
                 self.target = Some(*p);
