@@ -379,3 +379,66 @@ fn else_if_and_free_word_order_choose_one_branch() {
     );
     assert_eq!(current_orders(&mut table, "France"), ["A PAR - GAS"]);
 }
+
+// ----- deadlines ---------------------------------------------------------------
+
+/// Everyone in the game but `but` got a "Deadline changed" mail since `since`.
+fn told_everyone(table: &mut Table, since: usize, but: &str) {
+    let told: Vec<String> = table
+        .outbox()
+        .into_iter()
+        .skip(since)
+        .filter(|m| m.subject.contains("Deadline changed"))
+        .flat_map(|m| m.recipients)
+        .collect();
+    for power in POWERS {
+        let addr = address(power);
+        if addr != but {
+            assert!(told.contains(&addr), "{power} not told: {told:?}");
+        }
+    }
+}
+
+#[test]
+fn a_deadline_day_without_a_time_keeps_the_phases_time_of_day_and_everyone_is_told() {
+    use chrono::{Datelike, Duration};
+    let mut table = table();
+    let before = table.deadline();
+    let day = (table.now + Duration::days(3)).date_naive();
+    let since = table.outbox().len();
+    let a = no_errors(table.master_mail(&format!("SET DEADLINE {}\n", day.weekday())));
+    let after = table.deadline();
+    assert_eq!(
+        after,
+        day.and_time(before.time()).and_utc(),
+        "{}",
+        a.reply_body
+    );
+    told_everyone(&mut table, since, "");
+}
+
+#[test]
+fn an_absence_to_a_day_lasts_to_its_end_and_a_moved_deadline_is_announced() {
+    let mut table = table();
+    let deadline = table.deadline();
+    let since = table.outbox().len();
+    let start = (table.now + chrono::Duration::days(1)).format("%b %d");
+    let to = deadline.format("%b %d");
+    let a = no_errors(from(
+        &mut table,
+        "France",
+        &format!("SET ABSENCE {start} TO {to}"),
+    ));
+    let state = table.state();
+    let absence = &state.player_of("France").expect("France").absences[0];
+    let end = (deadline.date_naive() + chrono::Duration::days(1))
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc();
+    assert_eq!(absence.to, end, "{}", a.reply_body);
+    assert!(
+        table.deadline() >= end,
+        "the deadline moved past the absence"
+    );
+    told_everyone(&mut table, since, &address("France"));
+}

@@ -71,12 +71,11 @@ impl CondDoc {
         position: &Position,
         unnamed: Option<Power>,
     ) -> Result<bool, DocError> {
-        let power = unnamed;
         Ok(match self {
             CondDoc::Unit { kind, at, power: p } => {
                 let owner = match p {
                     Some(name) => Some(power_by_name(map, name)?),
-                    None => power,
+                    None => unnamed,
                 };
                 let want = match kind.as_deref() {
                     Some("A") => Some(UnitKind::Army),
@@ -88,12 +87,12 @@ impl CondDoc {
                     owner.is_none_or(|o| u.power == o) && want.is_none_or(|k| u.kind == k)
                 })
             }
-            CondDoc::Not { of } => !of.holds(map, position, power)?,
+            CondDoc::Not { of } => !of.holds(map, position, unnamed)?,
             CondDoc::And { left, right } => {
-                left.holds(map, position, power)? && right.holds(map, position, power)?
+                left.holds(map, position, unnamed)? && right.holds(map, position, unnamed)?
             }
             CondDoc::Or { left, right } => {
-                left.holds(map, position, power)? || right.holds(map, position, power)?
+                left.holds(map, position, unnamed)? || right.holds(map, position, unnamed)?
             }
         })
     }
@@ -171,14 +170,17 @@ mod tests {
     }
 
     #[test]
-    fn conditions_look_at_the_powers_units_on_the_board() {
+    fn conditions_look_at_the_units_on_the_board() {
         let map = Map::standard();
         let board = Position::initial(map);
-        let france = map.power("France").unwrap();
+        let france = Some(map.power("France").unwrap());
         assert!(unit("PAR", Some("A")).holds(map, &board, france).unwrap());
         assert!(!unit("PAR", Some("F")).holds(map, &board, france).unwrap());
-        // Berlin's army is German, not French.
+        // Berlin's army is German, not French; a condition naming no power
+        // (njudge: "any") holds for it.
         assert!(!unit("BER", None).holds(map, &board, france).unwrap());
+        assert!(unit("BER", None).holds(map, &board, None).unwrap());
+        assert!(!unit("BUR", None).holds(map, &board, None).unwrap());
         let either = CondDoc::Or {
             left: Box::new(unit("BER", None)),
             right: Box::new(CondDoc::Not {

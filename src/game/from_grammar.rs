@@ -200,6 +200,8 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetAbsence { from, to } => {
             let from = date(from, now, tz)?;
             let to = match to {
+                // A day without a time: the absence lasts to the end of it.
+                Some(t) if !t.has_time() => date(t, now, tz)? + Duration::days(1),
                 Some(t) => date(t, now, tz)?,
                 // A single date is one day away.
                 None => from + Duration::days(1),
@@ -232,6 +234,9 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Resume => R::Resume,
         Command::Terminate => R::Terminate,
         Command::ForceBegin => R::ForceBegin,
+        // A day without a time keeps the phase's time of day: the engine,
+        // which knows the deadline, resolves it.
+        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(spec.clone()),
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
         Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
         Command::Become(p) => R::Become(power_name(map, *p)),

@@ -148,6 +148,8 @@ pub enum Request {
     Terminate,
     ForceBegin,
     SetDeadline(DateTime<Utc>),
+    /// `SET DEADLINE Tue`: that day, at the time of day of the current deadline.
+    SetDeadlineDay(crate::grammar::DateSpec),
     SetNmr(bool),
     SetPress(PressKind),
     SetPartial(bool),
