@@ -442,3 +442,41 @@ fn an_absence_to_a_day_lasts_to_its_end_and_a_moved_deadline_is_announced() {
     );
     told_everyone(&mut table, since, &address("France"));
 }
+
+// ----- settings ------------------------------------------------------------------
+
+#[test]
+fn set_no_partial_is_njudges_press_setting_and_draws_have_their_own() {
+    let mut table = table();
+    no_errors(table.master_mail("SET NO PARTIAL\n"));
+    let since = table.outbox().len();
+    let a = from(&mut table, "France", "PRESS TO E\nJust us two?\nENDPRESS");
+    assert_eq!(a.errors, 1, "{}", a.reply_body);
+    assert_says(&a.reply_body, &["no partial press"]);
+    let england = address("England");
+    assert!(press_to(&mut table, &england, since).is_empty());
+    // Broadcasts and press to the master still go.
+    no_errors(from(
+        &mut table,
+        "France",
+        "BROADCAST\nHello all.\nENDPRESS",
+    ));
+    no_errors(from(
+        &mut table,
+        "France",
+        "PRESS TO M\nHello master.\nENDPRESS",
+    ));
+    assert_eq!(press_to(&mut table, &england, since).len(), 1);
+    no_errors(table.master_mail("SET PARTIAL\n"));
+    no_errors(from(
+        &mut table,
+        "France",
+        "PRESS TO E\nJust us two?\nENDPRESS",
+    ));
+    assert_eq!(press_to(&mut table, &england, since).len(), 2);
+    // SET PARTIAL says nothing about draws: a partial draw needs SET NODIAS.
+    let a = from(&mut table, "France", "SET DRAW France England");
+    assert_says(&a.reply_body, &["only draws including all survivors"]);
+    no_errors(table.master_mail("SET NODIAS\n"));
+    no_errors(from(&mut table, "France", "SET DRAW France England"));
+}

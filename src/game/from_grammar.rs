@@ -262,6 +262,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             PressSetting::None => PressKind::None,
         }),
         Command::SetPartial(on) => R::SetPartial(*on),
+        Command::SetDias(on) => R::SetDias(*on),
         Command::SetRules(e) => R::SetRules(
             match e {
                 RulesEdition::R1971 => "1971",

@@ -152,7 +152,10 @@ pub enum Request {
     SetDeadlineDay(crate::grammar::DateSpec),
     SetNmr(bool),
     SetPress(PressKind),
+    /// `SET [NO] PARTIAL [PRESS]`: press to some powers allowed or not.
     SetPartial(bool),
+    /// `SET [NO] DIAS`: draws must include all survivors, or not.
+    SetDias(bool),
     SetRules(String),
     /// `SET GRACE <date>`: the end of grace of the current phase.
     SetGrace(DateTime<Utc>),

@@ -231,7 +231,12 @@ pub enum Command {
     /// `SET PRESS WHITE|GREY|NONE`
     SetPress(PressSetting),
     /// `SET PARTIAL` (true) / `SET NO PARTIAL` (false)
+    /// `SET [NO] PARTIAL [PRESS]` (njudge): whether players may send press to
+    /// some powers only (`NO PARTIAL`: broadcasts only, and to the master).
     SetPartial(bool),
+    /// `SET DIAS` / `SET NODIAS` (njudge, `draws`): whether a draw must include
+    /// all survivors (`NODIAS`: partial draws may be voted).
+    SetDias(bool),
     /// `SET VARIANT name` (lower case)
     SetVariant(String),
     /// `SET MASTERS MR1,MR2 ...` (upper case, comma-separated as written): the
@@ -447,6 +452,8 @@ const SET_WORDS: &[&str] = &[
     "nmr",
     "press",
     "partial",
+    "dias",
+    "nodias",
     "variant",
     "masters",
     "rules",
@@ -1129,7 +1136,12 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "concede" => Command::SetConcede(power_arg(ctx, cur)?),
         "noconcede" => Command::SetNoConcede,
         "nonmr" => Command::SetNmr(false),
-        "nopartial" => Command::SetPartial(false),
+        "nopartial" => {
+            cur.eat_word(&["press"]);
+            return Ok(Command::SetPartial(false));
+        }
+        "dias" => Command::SetDias(true),
+        "nodias" => Command::SetDias(false),
         "no" => set_no(cur)?,
         "absence" => {
             let from = date(cur)?;
@@ -1156,7 +1168,10 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             cur.bump();
             Command::SetPress(s)
         }
-        "partial" => Command::SetPartial(true),
+        "partial" => {
+            cur.eat_word(&["press"]);
+            return Ok(Command::SetPartial(true));
+        }
         "winners" | "winner" => Command::SetWinners(
             rest_text(cur, "the winners' addresses")?
                 .split(|c: char| c == ',' || c.is_whitespace())
@@ -1199,10 +1214,14 @@ fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
         Some("concede") => Command::SetNoConcede,
         Some("nmr") => Command::SetNmr(false),
         Some("partial") => Command::SetPartial(false),
+        Some("dias") => Command::SetDias(false),
         Some("wait") => Command::SetWait(false),
-        _ => return Err(cur.expected("DRAW, CONCEDE, NMR or PARTIAL")),
+        _ => return Err(cur.expected("DRAW, CONCEDE, NMR, PARTIAL or DIAS")),
     };
     cur.bump();
+    if c == Command::SetPartial(false) {
+        cur.eat_word(&["press"]);
+    }
     Ok(c)
 }
 
@@ -1558,6 +1577,8 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         SetPress(PressSetting::None) => "SET PRESS NONE".into(),
         SetPartial(true) => "SET PARTIAL".into(),
         SetPartial(false) => "SET NO PARTIAL".into(),
+        SetDias(true) => "SET DIAS".into(),
+        SetDias(false) => "SET NO DIAS".into(),
         SetVariant(v) => format!("SET VARIANT {v}"),
         SetMasters(list) => format!("SET MASTERS {list}"),
         SetRules(r) => format!(

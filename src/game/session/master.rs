@@ -300,13 +300,24 @@ impl Session<'_, '_, '_> {
                 self.ok(text, format!("Press set to {kind:?}."));
             }
             SetPartial(on) => {
-                self.work.game_mut(&key).state.settings.partial = *on;
+                self.work.game_mut(&key).state.settings.broadcast_only = !*on;
                 self.ok(
                     text,
                     if *on {
-                        "Partial draws allowed."
+                        "Partial press allowed: players may send press to any powers."
                     } else {
-                        "Only draws including all survivors."
+                        "No partial press: players may send only broadcasts, and press to the master."
+                    },
+                );
+            }
+            SetDias(on) => {
+                self.work.game_mut(&key).state.settings.partial = !*on;
+                self.ok(
+                    text,
+                    if *on {
+                        "DIAS: only draws including all survivors."
+                    } else {
+                        "NODIAS: partial draws allowed."
                     },
                 );
             }

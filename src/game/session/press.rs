@@ -63,6 +63,20 @@ impl Session<'_, '_, '_> {
             }
             _ => {}
         }
+        if g.state.settings.broadcast_only
+            && !master
+            && matches!(to, PressTarget::Powers(_) | PressTarget::AllBut(_))
+        {
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} allows no partial press (SET NO PARTIAL): only broadcasts, \
+                     and press to the master (PRESS TO M)"
+                ),
+            );
+            return Ok(());
+        }
         let map = map_for(&g.state.settings.variant)?;
         let mut named = Vec::new();
         if let PressTarget::Powers(list) | PressTarget::AllBut(list) = to {

@@ -97,7 +97,8 @@ impl Session<'_, '_, '_> {
                     self.fail(
                         line,
                         text,
-                        "this game allows only draws including all survivors",
+                        "this game allows only draws including all survivors \
+                         (partial draws need the master's SET NODIAS)",
                     );
                     return Ok(());
                 }
