@@ -480,3 +480,32 @@ fn set_no_partial_is_njudges_press_setting_and_draws_have_their_own() {
     no_errors(table.master_mail("SET NODIAS\n"));
     no_errors(from(&mut table, "France", "SET DRAW France England"));
 }
+
+#[test]
+fn every_create_option_is_honoured_or_the_game_is_refused() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    let master = table.master.clone();
+    let a = table.mail(&master, "CREATE ?boat gm-pw standard gunboat\nSET NMR\n");
+    assert_eq!(a.errors, 2, "{}", a.reply_body);
+    assert_says(
+        &a.reply_body,
+        &[
+            "option \"gunboat\"",
+            "not supported",
+            "the game was not created",
+        ],
+    );
+    assert!(!a.reply_body.contains("gm-pw"), "{}", a.reply_body);
+    let exists = table
+        .engine
+        .store()
+        .transaction(|tx| tx.game_by_name("boat"))
+        .expect("read");
+    assert!(exists.is_none());
+    // Options the judge takes are each applied.
+    let mut table = Table::created_by_mail("kept", "standard grey nmr nopartial nodias 2000");
+    let s = table.state().settings;
+    assert_eq!(s.press, legate::game::model::PressKind::Grey);
+    assert!(s.nmr && s.broadcast_only && s.partial);
+    assert_eq!(s.rules, "2000");
+}

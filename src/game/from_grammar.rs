@@ -39,6 +39,21 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
             }
             Entry::Command(c) => {
                 let text = command_canonical(map, c);
+                // Every option of CREATE is honoured or the game is not created.
+                let settings = match c {
+                    Command::Create { game, options, .. } => match create_settings(options) {
+                        Ok(list) => list,
+                        Err(message) => {
+                            out.push(Line::Error {
+                                line: l.line,
+                                text: format!("CREATE ?{game} ****"),
+                                message,
+                            });
+                            continue;
+                        }
+                    },
+                    _ => Vec::new(),
+                };
                 // A variant's options on `CREATE`: the variant to create, and a
                 // command applied right after it.
                 let extra = super::variants::create_options(c);
@@ -65,7 +80,14 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                 if let Some((_, request)) = extra {
                     out.push(Line::Command {
                         line: l.line,
-                        text,
+                        text: text.clone(),
+                        request,
+                    });
+                }
+                for request in settings {
+                    out.push(Line::Command {
+                        line: l.line,
+                        text: text.clone(),
                         request,
                     });
                 }
@@ -94,6 +116,46 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
         }
     }
     out
+}
+
+/// The settings the options of `CREATE ?game pw variant <options>` ask for,
+/// each the master's `SET` of the same name, applied right after the game is
+/// created. Options from `masters=` on belong to the Masters Rules. An option
+/// the judge does not take refuses the whole `CREATE`: a game is never
+/// created other than as asked.
+fn create_settings(options: &[String]) -> Result<Vec<Request>, String> {
+    let mut out = Vec::new();
+    for o in options {
+        let w = o.to_ascii_lowercase();
+        if w.starts_with("masters=") {
+            break;
+        }
+        out.push(match w.as_str() {
+            "white" => Request::SetPress(PressKind::White),
+            "grey" | "gray" => Request::SetPress(PressKind::Grey),
+            "nopress" | "none" => Request::SetPress(PressKind::None),
+            "nmr" => Request::SetNmr(true),
+            "nonmr" => Request::SetNmr(false),
+            "partial" => Request::SetPartial(true),
+            "nopartial" => Request::SetPartial(false),
+            "dias" => Request::SetDias(true),
+            "nodias" => Request::SetDias(false),
+            "1971" | "2000" | "2023" => Request::SetRules(w.clone()),
+            _ => {
+                let why = match w.as_str() {
+                    "gunboat" => " (gunboat: players' identities kept secret)",
+                    "blind" => " (blind: each power sees only its own units)",
+                    _ => "",
+                };
+                return Err(format!(
+                    "option \"{o}\"{why} is not supported by this judge, so the game was \
+                     not created; the options CREATE takes: WHITE, GREY, NOPRESS, NMR, NONMR, \
+                     PARTIAL, NOPARTIAL, DIAS, NODIAS, 1971, 2000, 2023"
+                ));
+            }
+        });
+    }
+    Ok(out)
 }
 
 fn names(map: &Map, powers: &[crate::map::Power]) -> Vec<String> {
