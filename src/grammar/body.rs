@@ -911,11 +911,11 @@ mod tests {
 
     #[test]
     fn unclosed_blocks() {
-        let body = parse_body(Map::standard(), "PRESS\nhello\nthere");
+        let body = parse_body(Map::standard(), "PRESS TO ALL\nhello\nthere");
         assert_eq!(
             kinds(&body),
             [
-                "1:PRESS \\\\ hello \\\\ there \\\\ ENDPRESS",
+                "1:PRESS TO ALL \\\\ hello \\\\ there \\\\ ENDPRESS",
                 "2:block",
                 "3:block"
             ]
