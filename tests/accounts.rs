@@ -63,14 +63,14 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
     let mut table = Table::started("lines", t("2026-02-02T10:00:00Z"));
     let fr = address("France");
     // A refused sign-on on line 1, an unreadable one on line 3: the order on
-    // line 4 is refused because of line 3.
+    // line 4 is refused because of line 3 (the rule of blocks).
     let a = table.mail(
         &fr,
         "SIGNON Flines nope\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
     );
     assert!(
         a.reply_body
-            .contains("Error (line 4): orders need a SIGNON as a power of a game; the SIGNON on line 3 was refused"),
+            .contains("Error (line 4): not applied because line 3 was refused"),
         "{}",
         a.reply_body
     );
@@ -91,7 +91,8 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
         a.reply_body
     );
     assert!(
-        a.reply_body.contains("Error (line 4): orders need a SIGNON as a power of a game; the SIGNON on line 3 was refused"),
+        a.reply_body
+            .contains("Error (line 4): not applied because line 3 was refused"),
         "{}",
         a.reply_body
     );

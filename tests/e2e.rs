@@ -1635,3 +1635,111 @@ async fn a_twilight_zone_game_by_mail() {
         }
     }
 }
+
+/// The rule of blocks by mail (issue: nothing a player writes is misread):
+/// one player's mail with press to the master holding an order-like line, a
+/// press closed by `END PRESS` with an order after it, and a broadcast ended by
+/// `SIGNOFF` above a signature. Each press reaches only its readers' mailboxes,
+/// with its own text and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn press_ends_where_njudge_ends_it_in_every_mailbox() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "create@example.test",
+            "A new game",
+            &format!("CREATE ?{GAME} gm-secret standard\n"),
+        )],
+    )
+    .await;
+    legate_once(&config, t0);
+    stack.wait_delivered(MASTER, 1).await;
+    let joins: Vec<PlayerMail> = POWERS
+        .iter()
+        .map(|(power, address)| {
+            PlayerMail::plain(
+                address,
+                &format!("join-{power}@example.test"),
+                "Joining",
+                &format!("SIGNON ?{GAME} pw-{power}\nSET PREFERENCE {power}\n"),
+            )
+        })
+        .collect();
+    send_all(&stack, &joins).await;
+    legate_once(&config, minutes(5));
+    for (_, address) in POWERS {
+        stack.wait_delivered(address, 2).await;
+    }
+    let (france, england, germany) = (POWERS[2].1, POWERS[1].1, POWERS[3].1);
+    let before = |who: &str| stack.delivered(who);
+    let counts = [
+        before(MASTER),
+        before(france),
+        before(england),
+        before(germany),
+    ];
+    let body = format!(
+        "SIGNON F{GAME} pw-F\nPRESS TO M\nPlease extend.\nF Bre - Eng\nENDPRESS\n\
+         PRESS TO g\ntext for Germany\nEND PRESS\nA Par - Bur\n\
+         BROADCAST\nHello all.\nSIGNOFF\nJohn Smith\nACME Corp, tel 555-1234\n"
+    );
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            france,
+            "press-F@example.test",
+            "press",
+            &body,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(10));
+    stack.wait_delivered(MASTER, counts[0] + 1).await;
+    stack.wait_delivered(france, counts[1] + 1).await;
+    stack.wait_delivered(england, counts[2] + 1).await;
+    stack.wait_delivered(germany, counts[3] + 2).await;
+
+    let press_texts = |mails: &[InboundMail]| -> Vec<String> {
+        mails
+            .iter()
+            .filter(|m| subject_of(m).contains("Press from"))
+            .map(text_of)
+            .collect()
+    };
+    let master = press_texts(&mailbox(&stack, MASTER).await);
+    let to_master: Vec<&String> = master
+        .iter()
+        .filter(|t| t.contains("to the master"))
+        .collect();
+    assert_eq!(to_master.len(), 1, "{master:?}");
+    assert!(to_master[0].contains("Please extend.") && to_master[0].contains("F Bre - Eng"));
+    let england_press = press_texts(&mailbox(&stack, england).await);
+    assert_eq!(england_press.len(), 1, "{england_press:?}");
+    let germany_press = press_texts(&mailbox(&stack, germany).await);
+    assert_eq!(germany_press.len(), 2, "{germany_press:?}");
+    for text in england_press.iter().chain(&germany_press) {
+        for never in [
+            "SIGNOFF",
+            "John Smith",
+            "ACME",
+            "A Par - Bur",
+            "END PRESS",
+            "Please extend",
+        ] {
+            assert!(!text.contains(never), "{never} in {text}");
+        }
+    }
+    assert!(germany_press.iter().any(|t| t.contains("text for Germany")));
+    assert!(england_press[0].contains("Hello all."));
+    let reply = text_of(one_with(
+        &mailbox(&stack, france).await,
+        "Re: LEGT:e2e - S1901M press",
+    ));
+    assert!(reply.contains("Accepted: A PAR - BUR"), "{reply}");
+    assert!(!reply.contains("F BRE - ENG"), "{reply}");
+}

@@ -8,7 +8,8 @@
 //! input !! error message        the line must fail with exactly this message
 //! @phase W1901A                 following lines are read for this phase (`@phase none`)
 //! ```
-//! A line that gives several entries (split by `\\`) prints them joined by ` \\ `.
+//! A line that gives several entries (split by `\\`) prints them joined by ` \\ `;
+//! after an error, each line refused with it shows as `(not applied: line N was refused)`.
 //! Every canonical form is parsed again and must print the same, and orders must
 //! come back equal. `GRAMMAR_BLESS=1 cargo test --test pure grammar_examples::` rewrites
 //! the expectations from the parser (review the diff before committing).
@@ -25,7 +26,23 @@ fn render(map: &Map, lines: &[BodyLine]) -> (bool, String) {
         Entry::Error { error, .. } => Some(error),
         _ => None,
     }) {
-        return (false, e.to_string());
+        if !lines
+            .iter()
+            .any(|l| matches!(l.entry, Entry::Refused { .. }))
+        {
+            return (false, e.to_string());
+        }
+        // A refused block: every entry, the lines refused with its header
+        // saying so, and what follows the block read as usual.
+        let parts: Vec<String> = lines
+            .iter()
+            .filter_map(|l| match &l.entry {
+                Entry::Error { error, .. } => Some(error.to_string()),
+                Entry::Refused { by } => Some(format!("(not applied: line {by} was refused)")),
+                other => entry_canonical(map, other),
+            })
+            .collect();
+        return (false, parts.join(" \\\\ "));
     }
     let parts: Vec<String> = lines
         .iter()

@@ -1,6 +1,7 @@
 //! Properties of the grammar: it never panics, whatever it is given, and the
 //! canonical form of any order reads back as the same order.
 
+use legate::grammar::testing::blocks_hold;
 use legate::grammar::{
     ConvoyRoute, Entry, ParsedOrder, canonical_parsed, entry_canonical, parse_body, parse_line,
     parse_order,
@@ -251,8 +252,106 @@ fn route() -> impl Strategy<Value = Option<ConvoyRoute>> {
     ]
 }
 
+/// Lines a mail is made of, by block: sign-ons, orders, press, PHASE and IF
+/// blocks, as players write them.
+fn block_mail() -> impl Strategy<Value = String> {
+    let orders = prop::collection::vec(
+        prop::sample::select(vec![
+            "A Par - Bur",
+            "F Bre - Mao",
+            "A Mar H",
+            "F Lon - Nth",
+            "Hello",
+        ]),
+        0..3,
+    );
+    let signon = prop::sample::select(vec!["SIGNON Fmygame secret", "SIGN ON Gmygame pw"])
+        .prop_map(|s| vec![s.to_string()]);
+    let plain = orders
+        .clone()
+        .prop_map(|o| o.iter().map(|s| s.to_string()).collect());
+    let press = (
+        prop::sample::select(vec![
+            "PRESS TO England",
+            "PRESS TO M",
+            "BROADCAST",
+            "PRESS TO ALL BUT Russia GREY",
+        ]),
+        orders.clone(),
+        prop::sample::select(vec![
+            "ENDPRESS",
+            "END PRESS",
+            "ENDBROADCAST",
+            "END BROADCAST",
+        ]),
+    )
+        .prop_map(|(h, body, end)| {
+            let mut v = vec![h.to_string()];
+            v.extend(body.iter().map(|s| s.to_string()));
+            if !end.is_empty() {
+                v.push(end.to_string());
+            }
+            v
+        });
+    let phase = (
+        prop::sample::select(vec![
+            "PHASE Fall 1901 Movements",
+            "PHASE S1902M",
+            "PHASE Winter 1901 Builds",
+        ]),
+        orders.clone(),
+    )
+        .prop_map(|(h, body)| {
+            let mut v = vec![h.to_string()];
+            v.extend(body.iter().map(|s| s.to_string()));
+            v
+        });
+    let cond = (
+        prop::sample::select(vec!["IF Par", "IF NOT F Bre AND A Mar"]),
+        orders.clone(),
+        prop::option::of(orders),
+    )
+        .prop_map(|(h, yes, no)| {
+            let mut v = vec![h.to_string()];
+            v.extend(yes.iter().map(|s| s.to_string()));
+            if let Some(no) = no {
+                v.push("ELSE".into());
+                v.extend(no.iter().map(|s| s.to_string()));
+            }
+            v.push("ENDIF".into());
+            v
+        });
+    let block = prop_oneof![signon.clone(), plain, press.clone(), phase, cond];
+    // Press without its closer runs to the end of the mail: only last.
+    let last = prop::option::of(press);
+    (signon, prop::collection::vec(block, 1..6), last).prop_map(|(first, rest, last)| {
+        let mut lines = first;
+        for b in rest {
+            lines.extend(b);
+        }
+        if let Some(mut open) = last {
+            open.pop();
+            lines.extend(open);
+        }
+        lines.join("\n")
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The rule of blocks: corrupting or deleting one header line never makes
+    /// a line inside its block act outside it.
+    #[test]
+    fn a_refused_or_lost_header_never_lets_its_lines_act(mail in block_mail()) {
+        prop_assert_eq!(blocks_hold(map(), &mail), Ok(()), "{}", mail);
+    }
+
+    /// The same on keyword soup, which makes blocks by chance.
+    #[test]
+    fn the_rule_of_blocks_holds_on_keyword_soup(s in soup()) {
+        prop_assert_eq!(blocks_hold(map(), &s), Ok(()), "{:?}", s);
+    }
 
     #[test]
     fn arbitrary_text_never_panics(s in any::<String>()) {

@@ -1,7 +1,9 @@
 //! Any bytes, read as a mail body, must never panic the grammar; whatever parses
-//! must print a canonical form that parses again.
+//! must print a canonical form that parses again; and the rule of blocks holds:
+//! no line inside a block whose header is refused (or lost) is applied.
 #![no_main]
 
+use legate::grammar::testing::blocks_hold;
 use legate::grammar::{Entry, entry_canonical, parse_body, parse_line};
 use legate::map::Map;
 use libfuzzer_sys::fuzz_target;
@@ -21,5 +23,8 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
         }
+    }
+    if let Err(why) = blocks_hold(map, &text) {
+        panic!("the rule of blocks fails: {why}");
     }
 });

@@ -81,6 +81,9 @@ fn line_json(map: &Map, l: &BodyLine) -> String {
             ));
         }
         Entry::BlockText => s.push_str(",\"ignored\":true,\"reason\":\"block text\""),
+        Entry::Refused { by } => s.push_str(&format!(
+            ",\"error\":\"not applied because line {by} was refused\",\"refused_by\":{by}"
+        )),
         Entry::Ignored(why) => s.push_str(&format!(
             ",\"ignored\":true,\"reason\":{}",
             js(ignored_reason(*why))

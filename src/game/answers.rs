@@ -18,7 +18,7 @@ pub fn help() -> String {
      SET PREFERENCE <powers>, SET WAIT | NOWAIT, SET DRAW [powers] | NO DRAW, SET CONCEDE <power> | NO CONCEDE, \
      SET ABSENCE <date> TO <date>, SET TIMEZONE <zone>, PHASE <phase>, RESIGN, SIGNOFF.\n\
      Master: PROCESS, ROLLBACK [phase], PAUSE, RESUME, TERMINATE, FORCE BEGIN, SET DEADLINE <date>, \
-     SET NMR | NO NMR, SET PRESS, SET PARTIAL | NO PARTIAL, SET RULES <2023|2000|1971>, PREDICT.\n\
+     SET NMR | NO NMR, SET PRESS, SET PARTIAL | NO PARTIAL (press), SET DIAS | NODIAS (draws), SET RULES <2023|2000|1971>, PREDICT.\n\
      More: GET <topic> (GET INDEX lists the topics), REGISTER ... END, DIARY, SET ADDRESS."
         .to_string()
 }

@@ -10,8 +10,10 @@ use crate::map::{Map, Power, UnitKind};
 use crate::orders::Order;
 use crate::phase::{Phase, PhaseKind};
 
-/// A condition over the units on the board when its phase comes: "the power
-/// has a unit there" (of that type, when given; of that nationality, when given).
+/// A condition over the units on the board when its phase comes: "a unit
+/// stands there" (of that type, when given; of that nationality, when given:
+/// njudge's syntax file, "the type and power are optional and interpreted as
+/// 'any' if not specified").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum CondDoc {
@@ -59,14 +61,21 @@ impl CondDoc {
         }
     }
 
-    /// Whether the condition holds on `position` for orders of `power`.
-    /// Only units on the board count (not dislodged ones awaiting retreat).
-    pub fn holds(&self, map: &Map, position: &Position, power: Power) -> Result<bool, DocError> {
+    /// Whether the condition holds on `position`; a unit named without a power
+    /// is `unnamed`'s (`None`: any power's, as njudge reads it; the Agora
+    /// regulations read it as the ordering power's). Only units on the board
+    /// count (not dislodged ones awaiting retreat).
+    pub fn holds(
+        &self,
+        map: &Map,
+        position: &Position,
+        unnamed: Option<Power>,
+    ) -> Result<bool, DocError> {
         Ok(match self {
             CondDoc::Unit { kind, at, power: p } => {
                 let owner = match p {
-                    Some(name) => power_by_name(map, name)?,
-                    None => power,
+                    Some(name) => Some(power_by_name(map, name)?),
+                    None => unnamed,
                 };
                 let want = match kind.as_deref() {
                     Some("A") => Some(UnitKind::Army),
@@ -74,16 +83,16 @@ impl CondDoc {
                     _ => None,
                 };
                 let province = location(map, at)?.province;
-                position
-                    .unit_at(province)
-                    .is_some_and(|u| u.power == owner && want.is_none_or(|k| u.kind == k))
+                position.unit_at(province).is_some_and(|u| {
+                    owner.is_none_or(|o| u.power == o) && want.is_none_or(|k| u.kind == k)
+                })
             }
-            CondDoc::Not { of } => !of.holds(map, position, power)?,
+            CondDoc::Not { of } => !of.holds(map, position, unnamed)?,
             CondDoc::And { left, right } => {
-                left.holds(map, position, power)? && right.holds(map, position, power)?
+                left.holds(map, position, unnamed)? && right.holds(map, position, unnamed)?
             }
             CondDoc::Or { left, right } => {
-                left.holds(map, position, power)? || right.holds(map, position, power)?
+                left.holds(map, position, unnamed)? || right.holds(map, position, unnamed)?
             }
         })
     }
@@ -161,14 +170,17 @@ mod tests {
     }
 
     #[test]
-    fn conditions_look_at_the_powers_units_on_the_board() {
+    fn conditions_look_at_the_units_on_the_board() {
         let map = Map::standard();
         let board = Position::initial(map);
-        let france = map.power("France").unwrap();
+        let france = Some(map.power("France").unwrap());
         assert!(unit("PAR", Some("A")).holds(map, &board, france).unwrap());
         assert!(!unit("PAR", Some("F")).holds(map, &board, france).unwrap());
-        // Berlin's army is German, not French.
+        // Berlin's army is German, not French; a condition naming no power
+        // (njudge: "any") holds for it.
         assert!(!unit("BER", None).holds(map, &board, france).unwrap());
+        assert!(unit("BER", None).holds(map, &board, None).unwrap());
+        assert!(!unit("BUR", None).holds(map, &board, None).unwrap());
         let either = CondDoc::Or {
             left: Box::new(unit("BER", None)),
             right: Box::new(CondDoc::Not {

@@ -39,6 +39,21 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
             }
             Entry::Command(c) => {
                 let text = command_canonical(map, c);
+                // Every option of CREATE is honoured or the game is not created.
+                let settings = match c {
+                    Command::Create { game, options, .. } => match create_settings(options) {
+                        Ok(list) => list,
+                        Err(message) => {
+                            out.push(Line::Error {
+                                line: l.line,
+                                text: format!("CREATE ?{game} ****"),
+                                message,
+                            });
+                            continue;
+                        }
+                    },
+                    _ => Vec::new(),
+                };
                 // A variant's options on `CREATE`: the variant to create, and a
                 // command applied right after it.
                 let extra = super::variants::create_options(c);
@@ -65,7 +80,14 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                 if let Some((_, request)) = extra {
                     out.push(Line::Command {
                         line: l.line,
-                        text,
+                        text: text.clone(),
+                        request,
+                    });
+                }
+                for request in settings {
+                    out.push(Line::Command {
+                        line: l.line,
+                        text: text.clone(),
                         request,
                     });
                 }
@@ -85,10 +107,55 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                     message,
                 });
             }
+            Entry::Refused { by } => out.push(Line::Error {
+                line: l.line,
+                text: l.text.clone(),
+                message: format!("not applied because line {by} was refused"),
+            }),
             Entry::BlockText | Entry::Ignored(_) => {}
         }
     }
     out
+}
+
+/// The settings the options of `CREATE ?game pw variant <options>` ask for,
+/// each the master's `SET` of the same name, applied right after the game is
+/// created. Options from `masters=` on belong to the Masters Rules. An option
+/// the judge does not take refuses the whole `CREATE`: a game is never
+/// created other than as asked.
+fn create_settings(options: &[String]) -> Result<Vec<Request>, String> {
+    let mut out = Vec::new();
+    for o in options {
+        let w = o.to_ascii_lowercase();
+        if w.starts_with("masters=") {
+            break;
+        }
+        out.push(match w.as_str() {
+            "white" => Request::SetPress(PressKind::White),
+            "grey" | "gray" => Request::SetPress(PressKind::Grey),
+            "nopress" | "none" => Request::SetPress(PressKind::None),
+            "nmr" => Request::SetNmr(true),
+            "nonmr" => Request::SetNmr(false),
+            "partial" => Request::SetPartial(true),
+            "nopartial" => Request::SetPartial(false),
+            "dias" => Request::SetDias(true),
+            "nodias" => Request::SetDias(false),
+            "1971" | "2000" | "2023" => Request::SetRules(w.clone()),
+            _ => {
+                let why = match w.as_str() {
+                    "gunboat" => " (gunboat: players' identities kept secret)",
+                    "blind" => " (blind: each power sees only its own units)",
+                    _ => "",
+                };
+                return Err(format!(
+                    "option \"{o}\"{why} is not supported by this judge, so the game was \
+                     not created; the options CREATE takes: WHITE, GREY, NOPRESS, NMR, NONMR, \
+                     PARTIAL, NOPARTIAL, DIAS, NODIAS, 1971, 2000, 2023"
+                ));
+            }
+        });
+    }
+    Ok(out)
 }
 
 fn names(map: &Map, powers: &[crate::map::Power]) -> Vec<String> {
@@ -195,6 +262,8 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetAbsence { from, to } => {
             let from = date(from, now, tz)?;
             let to = match to {
+                // A day without a time: the absence lasts to the end of it.
+                Some(t) if !t.has_time() => date(t, now, tz)? + Duration::days(1),
                 Some(t) => date(t, now, tz)?,
                 // A single date is one day away.
                 None => from + Duration::days(1),
@@ -204,10 +273,12 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Phase(p) => R::Phase(*p),
         Command::If(c) => R::If(super::conditions::CondDoc::from_grammar(map, c)),
         Command::Else => R::Else,
+        Command::ElseIf(c) => R::ElseIf(super::conditions::CondDoc::from_grammar(map, c)),
         Command::EndIf => R::EndIf,
         Command::Press { to, color, text } => R::Press {
             to: match to {
                 PressTo::All => PressTarget::All,
+                PressTo::Master => PressTarget::Master,
                 PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
                 PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
             },
@@ -225,6 +296,9 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Resume => R::Resume,
         Command::Terminate => R::Terminate,
         Command::ForceBegin => R::ForceBegin,
+        // A day without a time keeps the phase's time of day: the engine,
+        // which knows the deadline, resolves it.
+        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(spec.clone()),
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
         Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
         Command::Become(p) => R::Become(power_name(map, *p)),
@@ -250,6 +324,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             PressSetting::None => PressKind::None,
         }),
         Command::SetPartial(on) => R::SetPartial(*on),
+        Command::SetDias(on) => R::SetDias(*on),
         Command::SetRules(e) => R::SetRules(
             match e {
                 RulesEdition::R1971 => "1971",

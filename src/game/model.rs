@@ -48,8 +48,13 @@ pub struct Settings {
     pub nmr: bool,
     /// Whether a player may `SET WAIT` to hold back early processing.
     pub wait_allowed: bool,
-    /// Whether partial draws (not every survivor) may be proposed.
+    /// Whether partial draws (not every survivor) may be proposed (njudge's
+    /// `SET NODIAS`).
     pub partial: bool,
+    /// Press to some powers only is refused: broadcasts and press to the
+    /// master only (njudge's `SET NO PARTIAL`).
+    #[serde(default)]
+    pub broadcast_only: bool,
     pub schedule: Schedule,
     /// Players needed to start.
     pub players_needed: usize,
@@ -64,6 +69,7 @@ impl Default for Settings {
             nmr: false,
             wait_allowed: true,
             partial: false,
+            broadcast_only: false,
             schedule: Schedule::default(),
             players_needed: 7,
         }

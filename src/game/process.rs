@@ -201,7 +201,7 @@ fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
             continue;
         };
         // A condition naming what this map does not know cannot hold.
-        let holds = c.condition.holds(map, position, power).unwrap_or(false);
+        let holds = c.condition.holds(map, position, None).unwrap_or(false);
         let branch = if holds { &c.then } else { &c.otherwise };
         let new: Vec<Order> = branch.iter().filter_map(|o| o.to_order(map).ok()).collect();
         if new.is_empty() {

@@ -11,6 +11,8 @@ use crate::phase::{Phase, PhaseKind};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PressTarget {
     All,
+    /// The game's master only: always allowed, whatever the press settings.
+    Master,
     Powers(Vec<String>),
     AllBut(Vec<String>),
 }
@@ -107,6 +109,9 @@ pub enum Request {
     If(super::conditions::CondDoc),
     /// `ELSE`: the orders up to `ENDIF` apply when the condition does not hold.
     Else,
+    /// `ELSE IF <condition>`: the orders up to the next `ELSE`, `ELSE IF` or
+    /// `ENDIF` apply when no branch before holds and this one does.
+    ElseIf(super::conditions::CondDoc),
     EndIf,
     List(Option<String>),
     Summary(Option<String>),
@@ -143,9 +148,14 @@ pub enum Request {
     Terminate,
     ForceBegin,
     SetDeadline(DateTime<Utc>),
+    /// `SET DEADLINE Tue`: that day, at the time of day of the current deadline.
+    SetDeadlineDay(crate::grammar::DateSpec),
     SetNmr(bool),
     SetPress(PressKind),
+    /// `SET [NO] PARTIAL [PRESS]`: press to some powers allowed or not.
     SetPartial(bool),
+    /// `SET [NO] DIAS`: draws must include all survivors, or not.
+    SetDias(bool),
     SetRules(String),
     /// `SET GRACE <date>`: the end of grace of the current phase.
     SetGrace(DateTime<Utc>),

@@ -63,6 +63,11 @@ pub enum Entry {
         error: GrammarError,
         orders: Vec<OrderItem>,
     },
+    /// A line inside a block whose header, on line `by`, was refused: it is
+    /// refused with it ("not applied because line N was refused").
+    Refused {
+        by: usize,
+    },
 }
 
 /// One logical line: its 1-based line number in the body, its text and what it is.
@@ -100,6 +105,45 @@ impl Body {
         })
     }
 
+    /// The lines (indices into `lines`) inside the block that the command at
+    /// `header` opens, closer included: a text block's lines (`PRESS`,
+    /// `BROADCAST`, `MAP`, `REGISTER`), an `IF`'s lines to its `ENDIF`, a
+    /// `PHASE`'s lines to the next `PHASE` or sign-on, a sign-on's lines to the
+    /// next sign-on. `None` when that line heads no block. Were the header
+    /// refused, these are the lines refused with it.
+    pub fn block_of(&self, header: usize) -> Option<std::ops::Range<usize>> {
+        let Entry::Command(c) = &self.lines.get(header)?.entry else {
+            return None;
+        };
+        let rest = &self.lines[header + 1..];
+        let len = match c {
+            _ if c.block().is_some() => rest
+                .iter()
+                .take_while(|l| l.entry == Entry::BlockText)
+                .count(),
+            Command::If(_) => endif(rest).map_or(rest.len(), |e| e + 1),
+            // The rest of the chain, up to the ENDIF that closes the IF.
+            Command::ElseIf(_) => endif(rest).unwrap_or(rest.len()),
+            Command::Phase(_) => rest
+                .iter()
+                .position(|l| {
+                    is_sign_on(&l.entry) || matches!(l.entry, Entry::Command(Command::Phase(_)))
+                })
+                .unwrap_or(rest.len()),
+            c if signs_on(c) => rest
+                .iter()
+                .position(|l| is_sign_on(&l.entry))
+                .unwrap_or(rest.len()),
+            _ => return None,
+        };
+        // What follows the end of the mail is in no block.
+        let len = rest[..len]
+            .iter()
+            .take_while(|l| l.entry != Entry::Ignored(Ignored::AfterEnd))
+            .count();
+        Some(header + 1..header + 1 + len)
+    }
+
     /// Every order that parsed, in order (also the good ones of a line with an error).
     pub fn orders(&self) -> impl Iterator<Item = &OrderItem> {
         self.lines.iter().flat_map(|l| match &l.entry {
@@ -107,6 +151,23 @@ impl Body {
             _ => &[],
         })
     }
+}
+
+/// The index of the `ENDIF` that closes an `IF` open before `lines`.
+fn endif(lines: &[BodyLine]) -> Option<usize> {
+    let mut depth = 0u32;
+    lines.iter().position(|l| match &l.entry {
+        Entry::Command(Command::If(_)) => {
+            depth += 1;
+            false
+        }
+        Entry::Command(Command::EndIf) if depth == 0 => true,
+        Entry::Command(Command::EndIf) => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    })
 }
 
 /// Reads a mail body with no phase known (`D` after a unit is a disband).
@@ -119,10 +180,14 @@ pub fn parse_body_in(map: &Map, text: &str, phase: Option<Phase>) -> Body {
     let mut r = Reader {
         map,
         phase,
+        read_for: phase,
         power: None,
         started: false,
         ended: false,
         block: None,
+        refused: None,
+        if_depth: 0,
+        boundary: 0,
         body: Body::default(),
     };
     for (i, raw) in text.split('\n').enumerate() {
@@ -140,10 +205,14 @@ pub fn parse_line(map: &Map, text: &str, phase: Option<Phase>) -> Vec<BodyLine> 
     let mut r = Reader {
         map,
         phase,
+        read_for: phase,
         power: None,
         started: true,
         ended: false,
         block: None,
+        refused: None,
+        if_depth: 0,
+        boundary: 0,
         body: Body::default(),
     };
     let text = text.split(['\n', '\r']).next().unwrap_or("");
@@ -157,17 +226,56 @@ struct OpenBlock {
     kind: Block,
     at: usize,
     text: Vec<String>,
+    /// The line of its refused header: the block is read to its end and
+    /// every line of it refused.
+    refused: Option<usize>,
+}
+
+/// The block a line heads, told by its first words (whether or not the rest
+/// of the line reads).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Header {
+    /// `SIGNON`, `SIGN ON`, `CREATE`, `JOIN`, `OBSERVE`, `ENTER`: up to the next sign-on.
+    SignOn,
+    /// `PHASE`: up to the next `PHASE` or sign-on.
+    Phase,
+    /// `IF`: up to its `ENDIF`.
+    If,
+    /// `ELSE IF`: the rest of the chain, up to the `ENDIF` (which still closes
+    /// the `IF`).
+    ElseIf,
+    /// A block of text (`PRESS`, `BROADCAST`, `MAP`, `REGISTER`): up to its closer.
+    Text(Block),
+}
+
+/// A block whose header was refused, while its lines are read.
+#[derive(Copy, Clone, Debug)]
+struct RefusedScope {
+    header: Header,
+    /// The line of the refused header.
+    by: usize,
+    /// `IF`s opened inside it (their `ENDIF`s do not close it).
+    depth: u32,
 }
 
 struct Reader<'m> {
     map: &'m Map,
     phase: Option<Phase>,
+    /// The phase the body is read for (a sign-on ends a `PHASE` block).
+    read_for: Option<Phase>,
     /// The power of an open `FOR` block (Masters Rules).
     power: Option<Power>,
     /// A command or order has been read: unknown lines are errors from now on.
     started: bool,
     ended: bool,
     block: Option<OpenBlock>,
+    /// The refused block being read, if any.
+    refused: Option<RefusedScope>,
+    /// `IF`s open (read, not refused).
+    if_depth: u32,
+    /// The index in `body.lines` after the last command or block: where a
+    /// block whose header was lost may have begun.
+    boundary: usize,
     body: Body,
 }
 
@@ -223,22 +331,29 @@ impl Reader<'_> {
 
     fn block_line(&mut self, n: usize, raw: &str) {
         let Some(b) = self.block.as_mut() else { return };
-        let first = raw
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let first = first.trim_end_matches('.');
-        if b.kind.closers().contains(&first) {
-            self.close_block();
-        } else {
-            b.text.push(raw.to_string());
+        let entry = match b.refused {
+            Some(by) => Entry::Refused { by },
+            None => Entry::BlockText,
+        };
+        let closes = closer(b.kind, raw);
+        match closes {
+            Some(ends_mail) => {
+                self.close_block();
+                self.ended |= ends_mail;
+            }
+            None => b.text.push(raw.to_string()),
         }
-        self.push(n, raw, Entry::BlockText);
+        self.push(n, raw, entry);
+        if closes.is_some() {
+            self.boundary = self.body.lines.len();
+        }
     }
 
     fn close_block(&mut self) {
         let Some(b) = self.block.take() else { return };
+        if b.refused.is_some() {
+            return;
+        }
         let lines: Vec<&str> = b.text.iter().map(String::as_str).collect();
         if let Some(Entry::Command(c)) = self.body.lines.get_mut(b.at).map(|l| &mut l.entry) {
             c.fill_block(&lines);
@@ -249,9 +364,9 @@ impl Reader<'_> {
     /// on the classic judges; the others must be closed.
     fn close_open_block(&mut self) {
         let Some(b) = self.block.as_ref() else { return };
-        let (kind, at) = (b.kind, b.at);
+        let (kind, at, refused) = (b.kind, b.at, b.refused.is_some());
         self.close_block();
-        if kind == Block::Press {
+        if kind == Block::Press || refused {
             return;
         }
         if let Some(l) = self.body.lines.get_mut(at) {
@@ -302,10 +417,15 @@ impl Reader<'_> {
             e.column = e.column.map(|c| c + offset);
             e
         };
+        let header = header_of(&line);
         let entry = match self.read(&line) {
             Read::Entry(e) => e,
             Read::Error(e, orders) => {
-                if !self.started && orders.is_empty() && !looks_like_order(self.map, &line) {
+                if !self.started
+                    && orders.is_empty()
+                    && !looks_like_order(self.map, &line)
+                    && header != Some(Header::SignOn)
+                {
                     Entry::Ignored(Ignored::Preamble)
                 } else {
                     Entry::Error {
@@ -315,13 +435,24 @@ impl Reader<'_> {
                 }
             }
         };
+        let entry = self.scoped(n, header, entry);
+        let entry = self.orphan(n, code, offset, entry);
         if matches!(entry, Entry::Orders(_) | Entry::Command(_)) {
             self.started = true;
         }
         if let Entry::Command(c) = &entry {
             self.after_command(c);
         }
+        // Commands and refused headers are where a block may begin.
+        let boundary = match &entry {
+            Entry::Command(_) | Entry::Refused { .. } => true,
+            Entry::Error { .. } => header.is_some(),
+            _ => false,
+        };
         self.push(n, seg, entry);
+        if boundary {
+            self.boundary = self.body.lines.len();
+        }
         if let Some(b) = self.block.as_mut()
             && b.at == usize::MAX
         {
@@ -329,7 +460,134 @@ impl Reader<'_> {
         }
     }
 
+    /// The rule of blocks: inside a block whose header was refused, every line
+    /// is refused with it, up to the line that ends the block; a refused
+    /// header opens such a block. Nothing inside acts outside it.
+    fn scoped(&mut self, n: usize, header: Option<Header>, entry: Entry) -> Entry {
+        if let Some(scope) = self.refused.as_mut() {
+            let signs_on = header == Some(Header::SignOn) || is_sign_on(&entry);
+            let ends = match scope.header {
+                _ if signs_on || matches!(entry, Entry::Command(Command::Signoff)) => true,
+                Header::Phase => header == Some(Header::Phase),
+                Header::If | Header::ElseIf if header == Some(Header::If) => {
+                    scope.depth += 1;
+                    false
+                }
+                // The `ENDIF` of a refused `ELSE IF` closes the `IF` it belongs to.
+                Header::ElseIf
+                    if scope.depth == 0 && matches!(entry, Entry::Command(Command::EndIf)) =>
+                {
+                    true
+                }
+                Header::If | Header::ElseIf if matches!(entry, Entry::Command(Command::EndIf)) => {
+                    if scope.depth == 0 {
+                        let by = scope.by;
+                        self.refused = None;
+                        return Entry::Refused { by };
+                    }
+                    scope.depth -= 1;
+                    false
+                }
+                _ => false,
+            };
+            if !ends {
+                let by = scope.by;
+                // A text block inside is read to its end, refused with it.
+                let text = match (&entry, header) {
+                    (Entry::Command(c), _) => c.block(),
+                    (_, Some(Header::Text(kind))) => Some(kind),
+                    _ => None,
+                };
+                if let Some(kind) = text {
+                    self.open_refused_block(kind, by);
+                }
+                return Entry::Refused { by };
+            }
+            self.refused = None;
+        }
+        if let (Entry::Error { .. }, Some(header)) = (&entry, header) {
+            match header {
+                Header::Text(kind) => self.open_refused_block(kind, n),
+                _ => {
+                    self.refused = Some(RefusedScope {
+                        header,
+                        by: n,
+                        depth: 0,
+                    })
+                }
+            }
+        }
+        entry
+    }
+
+    /// A closing word with nothing open (`ENDPRESS`, `END PRESS`, `ENDMAP`,
+    /// `ELSE`, `ENDIF`): its header was lost, so the lines since the last
+    /// command, which may have been inside the block, are refused with it; an
+    /// `ELSE` without `IF` refuses the lines after it too, to their `ENDIF`.
+    fn orphan(&mut self, n: usize, code: &str, offset: usize, entry: Entry) -> Entry {
+        let lost = match &entry {
+            Entry::Refused { .. } => None,
+            Entry::Command(Command::If(_)) => {
+                self.if_depth += 1;
+                None
+            }
+            Entry::Command(c @ (Command::Else | Command::ElseIf(_) | Command::EndIf))
+                if self.if_depth == 0 =>
+            {
+                if *c != Command::EndIf {
+                    self.refused = Some(RefusedScope {
+                        header: Header::If,
+                        by: n,
+                        depth: 0,
+                    });
+                }
+                Some("IF")
+            }
+            Entry::Command(Command::EndIf) => {
+                self.if_depth -= 1;
+                None
+            }
+            _ if closer(Block::Press, code) == Some(false) => Some("PRESS or BROADCAST"),
+            _ if closer(Block::Map, code) == Some(false) => Some("MAP"),
+            _ => None,
+        };
+        let Some(opener) = lost else { return entry };
+        for l in &mut self.body.lines[self.boundary..] {
+            if matches!(l.entry, Entry::Orders(_)) {
+                l.entry = Entry::Refused { by: n };
+            }
+        }
+        let word = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut e = GrammarError::new(
+            ErrorKind::Block,
+            Some(offset + 1),
+            &word,
+            &format!(
+                "{} without {opener}; the lines before it, back to the last command, \
+                 are not applied",
+                word.to_uppercase()
+            ),
+        );
+        e.line = n;
+        Entry::Error {
+            error: e,
+            orders: Vec::new(),
+        }
+    }
+
+    fn open_refused_block(&mut self, kind: Block, by: usize) {
+        self.block = Some(OpenBlock {
+            kind,
+            at: usize::MAX,
+            text: Vec::new(),
+            refused: Some(by),
+        });
+    }
+
     fn after_command(&mut self, c: &Command) {
+        if signs_on(c) {
+            self.phase = self.read_for;
+        }
         match c {
             Command::Signoff => self.ended = true,
             Command::Phase(p) => self.phase = Some(*p),
@@ -342,6 +600,7 @@ impl Reader<'_> {
                 kind,
                 at: usize::MAX,
                 text: Vec::new(),
+                refused: None,
             });
         }
     }
@@ -420,6 +679,67 @@ enum Read {
     Error(GrammarError, Vec<OrderItem>),
 }
 
+/// Does the line end a block, and with it the mail? Press ends at a closer
+/// standing alone on its line (njudge: `ENDPRESS`, `END PRESS`, `ENDBROADCAST`,
+/// `SIGNOFF`, `SIGN OFF`; the last two end the mail too); other blocks at a
+/// line whose first word closes them.
+pub(crate) fn closer(kind: Block, raw: &str) -> Option<bool> {
+    let words: Vec<String> = raw
+        .split_whitespace()
+        .map(|w| w.trim_end_matches('.').to_ascii_lowercase())
+        .collect();
+    let said = if kind == Block::Press {
+        words.join(" ")
+    } else {
+        words.first().cloned().unwrap_or_default()
+    };
+    kind.closers()
+        .contains(&said.as_str())
+        .then(|| matches!(said.as_str(), "signoff" | "sign off"))
+}
+
+/// The block a line heads, by its first words; a misspelt `SIGNON` heads a
+/// sign-on too (the lines after it are not for an earlier one).
+fn header_of(line: &Line) -> Option<Header> {
+    let mut words = line
+        .toks
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| line.norm_of(t));
+    let first = words.next()?;
+    Some(match first {
+        "signon" | "create" | "join" | "observe" | "enter" => Header::SignOn,
+        "sign" if words.next() == Some("on") => Header::SignOn,
+        "phase" => Header::Phase,
+        "if" => Header::If,
+        "else" if words.next() == Some("if") => Header::ElseIf,
+        "press" | "broadcast" => Header::Text(Block::Press),
+        "map" => Header::Text(Block::Map),
+        "register" => Header::Text(Block::Register),
+        w if lexicon::suggest_keyword(w, &["signon"]).is_some() => Header::SignOn,
+        _ => return None,
+    })
+}
+
+/// A command that signs on (and so starts a new sign-on block).
+fn is_sign_on(entry: &Entry) -> bool {
+    matches!(entry, Entry::Command(c) if signs_on(c))
+}
+
+fn signs_on(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Signon { .. }
+            | Command::Create { .. }
+            | Command::Join { .. }
+            | Command::Observe { .. }
+            | Command::Enter { .. }
+    )
+}
+
+/// The words an order may begin with, for suggestions.
+const ORDER_WORDS: &[&str] = &["build", "remove", "disband", "waive", "army", "fleet"];
+
 /// An unknown first word close to a command word reads better as a misspelt
 /// command than as an unknown province.
 fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
@@ -431,7 +751,11 @@ fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
     let Some(t) = first.filter(|t| t.kind == Kind::Word) else {
         return e.clone();
     };
-    let sug = lexicon::suggest_keyword(cur.line.norm_of(t), command::COMMAND_WORDS);
+    let word = cur.line.norm_of(t);
+    // A misspelt order word (`bild A Bud`) or command word (`sigon`) is named
+    // as such, before any province it is also close to.
+    let sug = lexicon::suggest_keyword(word, ORDER_WORDS)
+        .or_else(|| lexicon::suggest_keyword(word, command::COMMAND_WORDS));
     if sug.is_none() && e.suggestion.is_some() {
         return e.clone();
     }
@@ -587,11 +911,11 @@ mod tests {
 
     #[test]
     fn unclosed_blocks() {
-        let body = parse_body(Map::standard(), "PRESS\nhello\nthere");
+        let body = parse_body(Map::standard(), "PRESS TO ALL\nhello\nthere");
         assert_eq!(
             kinds(&body),
             [
-                "1:PRESS \\\\ hello \\\\ there \\\\ ENDPRESS",
+                "1:PRESS TO ALL \\\\ hello \\\\ there \\\\ ENDPRESS",
                 "2:block",
                 "3:block"
             ]

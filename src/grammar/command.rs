@@ -16,7 +16,7 @@ use super::date::{DateSpec, parse_date, parse_zone_name};
 use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind};
 use super::lexicon::{self, suggest_keyword};
-use super::order::{Ctx, foreign_unit, power_word};
+use super::order::{Ctx, condition_unit, power_word};
 
 /// How a player names the seat in `SIGNON`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub enum Seat {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PressTo {
     All,
+    /// `PRESS TO M`, `PRESS TO MASTER`: the game's master only (always allowed).
+    Master,
     Powers(Vec<Power>),
     AllBut(Vec<Power>),
 }
@@ -187,6 +189,9 @@ pub enum Command {
     If(Condition),
     /// `ELSE`
     Else,
+    /// `ELSE IF condition [THEN]`: the next branch of the `IF` (one `ENDIF`
+    /// closes the chain).
+    ElseIf(Condition),
     /// `ENDIF`
     EndIf,
     // -- Master --------------------------------------------------------------------
@@ -226,7 +231,12 @@ pub enum Command {
     /// `SET PRESS WHITE|GREY|NONE`
     SetPress(PressSetting),
     /// `SET PARTIAL` (true) / `SET NO PARTIAL` (false)
+    /// `SET [NO] PARTIAL [PRESS]` (njudge): whether players may send press to
+    /// some powers only (`NO PARTIAL`: broadcasts only, and to the master).
     SetPartial(bool),
+    /// `SET DIAS` / `SET NODIAS` (njudge, `draws`): whether a draw must include
+    /// all survivors (`NODIAS`: partial draws may be voted).
+    SetDias(bool),
     /// `SET VARIANT name` (lower case)
     SetVariant(String),
     /// `SET MASTERS MR1,MR2 ...` (upper case, comma-separated as written): the
@@ -305,7 +315,16 @@ impl Block {
     /// The words that close this block.
     pub fn closers(self) -> &'static [&'static str] {
         match self {
-            Block::Press => &["endpress", "endbroadcast", "enddiary"],
+            // A press block's closer stands alone on its line (see `closes`).
+            Block::Press => &[
+                "endpress",
+                "end press",
+                "endbroadcast",
+                "end broadcast",
+                "enddiary",
+                "signoff",
+                "sign off",
+            ],
             Block::Register => &["end", "endregister"],
             Block::Map => &["endmap"],
             Block::Propose => &["endproposal", "endpropose"],
@@ -357,6 +376,9 @@ impl Command {
 pub(crate) const COMMAND_WORDS: &[&str] = &[
     "signon",
     "signoff",
+    "sign",
+    "hello",
+    "login",
     "create",
     "join",
     "observe",
@@ -430,6 +452,8 @@ const SET_WORDS: &[&str] = &[
     "nmr",
     "press",
     "partial",
+    "dias",
+    "nodias",
     "variant",
     "masters",
     "rules",
@@ -443,6 +467,9 @@ pub(crate) fn is_command_word(w: &str) -> bool {
         w,
         "signon"
             | "signoff"
+            | "sign"
+            | "hello"
+            | "login"
             | "create"
             | "join"
             | "observe"
@@ -538,6 +565,17 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
     let c = match first {
         "signon" => signon(ctx, cur)?,
         "signoff" => Command::Signoff,
+        // njudge: `SIGN ON` and `SIGN OFF` are `SIGNON` and `SIGNOFF`.
+        "sign" if cur.eat_word(&["on"]) => signon(ctx, cur)?,
+        "sign" if cur.eat_word(&["off"]) => Command::Signoff,
+        "sign" => return Err(cur.expected("ON or OFF")),
+        // `HELLO Fgame pw`, `LOGIN Fgame pw`: a sign-on when the line is one;
+        // otherwise the word is a greeting.
+        "hello" | "login" => match signon(ctx, cur) {
+            Ok(c) if cur.at_end() => c,
+            // The caller puts the cursor back.
+            _ => return Ok(None),
+        },
         "create" => create(cur)?,
         "join" => Command::Join {
             game: opt_raw(cur),
@@ -572,7 +610,8 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         },
         "diary" => diary(cur)?,
         "phase" => Command::Phase(phase_words(cur)?),
-        "if" => Command::If(condition(ctx, cur)?),
+        "if" => Command::If(condition_then(ctx, cur)?),
+        "else" if cur.eat_word(&["if"]) => Command::ElseIf(condition_then(ctx, cur)?),
         "else" => Command::Else,
         "endif" => Command::EndIf,
         "process" => Command::Process(opt_phase(cur)?),
@@ -662,7 +701,7 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
             ErrorKind::Trailing,
             cur.column(),
             cur.found(),
-            &c.to_string(),
+            &command_canonical(ctx.map, &c),
         ));
     }
     Ok(Some(c))
@@ -920,12 +959,24 @@ fn initial(map: &Map, w: &str) -> Option<Power> {
 fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     let mut to = PressTo::All;
     let mut color = None;
+    // njudge: `PRESS` alone sends nothing (a broadcast must be asked for).
+    if cur.at_end() {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            cur.column(),
+            "",
+            "who the press is for: PRESS TO <powers>, PRESS TO M (the master), \
+             PRESS TO ALL, or BROADCAST",
+        ));
+    }
     for _ in 0..2 {
         if cur.eat_word(&["to"]) {
             if cur.eat_word(&["all"]) {
                 if cur.eat_word(&["but"]) {
                     to = PressTo::AllBut(powers(ctx, cur)?);
                 }
+            } else if cur.eat_word(&["m", "master", "gm", "moderator"]) {
+                to = PressTo::Master;
             } else {
                 to = PressTo::Powers(powers(ctx, cur)?);
             }
@@ -969,10 +1020,17 @@ fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
         cur.bump();
         return Ok(p);
     }
-    let season = match cur.word() {
-        Some("spring" | "s") => Season::Spring,
-        Some("fall" | "autumn" | "f") => Season::Fall,
-        Some("winter" | "w") => Season::Winter,
+    // njudge's syntax file: only the first letter of the season and of the
+    // phase is significant (`Movements`, `Builds`, `Autumn`).
+    // (`Summer` is a season of its own in njudge's variants, not Spring.)
+    let initial = |w: Option<&str>| {
+        w.filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !w.starts_with("su"))
+            .and_then(|w| w.chars().next())
+    };
+    let season = match initial(cur.word()) {
+        Some('s') => Season::Spring,
+        Some('f' | 'a') => Season::Fall,
+        Some('w') => Season::Winter,
         _ => return Err(cur.expected("a season (Spring, Fall, Winter) or a phase (S1902M)")),
     };
     cur.bump();
@@ -981,13 +1039,11 @@ fn phase_words(cur: &mut Cursor) -> Result<Phase, GrammarError> {
         None => return Err(cur.expected("a year")),
     };
     cur.bump();
-    let kind = match cur.word() {
-        Some("movement" | "moves" | "move" | "m") => PhaseKind::Movement,
-        Some("retreat" | "retreats" | "r") => PhaseKind::Retreat,
-        Some("adjustment" | "adjustments" | "adjust" | "build" | "builds" | "a" | "b") => {
-            PhaseKind::Adjustment
-        }
-        None if season == Season::Winter => PhaseKind::Adjustment,
+    let kind = match (initial(cur.word()), cur.word()) {
+        (Some('m'), _) => PhaseKind::Movement,
+        (Some('r'), _) => PhaseKind::Retreat,
+        (Some('a' | 'b'), _) => PhaseKind::Adjustment,
+        (_, None) if season == Season::Winter => PhaseKind::Adjustment,
         _ => return Err(cur.expected("movement, retreat or adjustment")),
     };
     if cur.word().is_some() {
@@ -1011,6 +1067,13 @@ fn opt_phase(cur: &mut Cursor) -> Result<Option<Phase>, GrammarError> {
     } else {
         phase_words(cur).map(Some)
     }
+}
+
+/// `condition [THEN]` (njudge: "The THEN's are optional").
+fn condition_then(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
+    let c = condition(ctx, cur)?;
+    cur.eat_word(&["then"]);
+    Ok(c)
 }
 
 /// `condition = term {(AND | OR) term}`, `term = [NOT] unit`; AND binds tighter.
@@ -1041,7 +1104,7 @@ fn cond_term(ctx: &Ctx, cur: &mut Cursor) -> Result<Condition, GrammarError> {
         }
         return Ok(c);
     }
-    Ok(Condition::Unit(foreign_unit(ctx, cur)?))
+    Ok(Condition::Unit(condition_unit(ctx, cur)?))
 }
 
 /// `SET ...`
@@ -1073,7 +1136,12 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "concede" => Command::SetConcede(power_arg(ctx, cur)?),
         "noconcede" => Command::SetNoConcede,
         "nonmr" => Command::SetNmr(false),
-        "nopartial" => Command::SetPartial(false),
+        "nopartial" => {
+            cur.eat_word(&["press"]);
+            return Ok(Command::SetPartial(false));
+        }
+        "dias" => Command::SetDias(true),
+        "nodias" => Command::SetDias(false),
         "no" => set_no(cur)?,
         "absence" => {
             let from = date(cur)?;
@@ -1100,7 +1168,10 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             cur.bump();
             Command::SetPress(s)
         }
-        "partial" => Command::SetPartial(true),
+        "partial" => {
+            cur.eat_word(&["press"]);
+            return Ok(Command::SetPartial(true));
+        }
         "winners" | "winner" => Command::SetWinners(
             rest_text(cur, "the winners' addresses")?
                 .split(|c: char| c == ',' || c.is_whitespace())
@@ -1143,10 +1214,14 @@ fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
         Some("concede") => Command::SetNoConcede,
         Some("nmr") => Command::SetNmr(false),
         Some("partial") => Command::SetPartial(false),
+        Some("dias") => Command::SetDias(false),
         Some("wait") => Command::SetWait(false),
-        _ => return Err(cur.expected("DRAW, CONCEDE, NMR or PARTIAL")),
+        _ => return Err(cur.expected("DRAW, CONCEDE, NMR, PARTIAL or DIAS")),
     };
     cur.bump();
+    if c == Command::SetPartial(false) {
+        cur.eat_word(&["press"]);
+    }
     Ok(c)
 }
 
@@ -1315,7 +1390,12 @@ fn cond(map: Option<&Map>, c: &Condition) -> String {
                 super::canonical::write_unit(m, &mut s, u);
                 s
             }
-            None => format!("{:?}", u.location),
+            // Without a map, the standard board's names (never internal values).
+            None => {
+                let mut s = String::new();
+                super::canonical::write_unit(Map::standard(), &mut s, u);
+                s
+            }
         },
         Condition::Not(c) => format!("NOT {}", cond_paren(map, c)),
         Condition::And(a, b) => format!("{} AND {}", cond_paren(map, a), cond_paren(map, b)),
@@ -1445,7 +1525,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Press { to, color, text } => {
             let mut s = "PRESS".to_string();
             match to {
+                // `PRESS` alone is refused: a broadcast says so.
+                PressTo::All if color.is_none() => s.push_str(" TO ALL"),
                 PressTo::All => {}
+                PressTo::Master => s.push_str(" TO MASTER"),
                 PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
                 PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
             }
@@ -1464,6 +1547,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         Phase(p) => format!("PHASE {p}"),
         If(c) => format!("IF {}", cond(map, c)),
         Else => "ELSE".into(),
+        ElseIf(c) => format!("ELSE IF {}", cond(map, c)),
         EndIf => "ENDIF".into(),
         Process(p) => p.map_or("PROCESS".into(), |p| format!("PROCESS {p}")),
         Predict => "PREDICT".into(),
@@ -1493,6 +1577,8 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         SetPress(PressSetting::None) => "SET PRESS NONE".into(),
         SetPartial(true) => "SET PARTIAL".into(),
         SetPartial(false) => "SET NO PARTIAL".into(),
+        SetDias(true) => "SET DIAS".into(),
+        SetDias(false) => "SET NO DIAS".into(),
         SetVariant(v) => format!("SET VARIANT {v}"),
         SetMasters(list) => format!("SET MASTERS {list}"),
         SetRules(r) => format!(

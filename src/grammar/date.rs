@@ -386,7 +386,25 @@ impl DateSpec {
     /// written zone or else `default_zone`. A missing time of day is midnight.
     /// `None` for dates that do not exist (a local time skipped by a DST change).
     pub fn resolve(&self, now: DateTime<Utc>, default_zone: Tz) -> Option<DateTime<Utc>> {
-        let midnight = NaiveTime::MIN;
+        self.resolve_at(now, default_zone, NaiveTime::MIN)
+    }
+
+    /// Does the date name a time of day (`Tue 23:30`), or a day only (`Tue`)?
+    pub fn has_time(&self) -> bool {
+        match self {
+            DateSpec::Weekday { time, .. } | DateSpec::MonthDay { time, .. } => time.is_some(),
+            DateSpec::Relative { .. } => true,
+        }
+    }
+
+    /// As `resolve`, a date without a time of day falling at `time_of_day`
+    /// (a new deadline `SET DEADLINE Tue` keeps the phase's time of day).
+    pub fn resolve_at(
+        &self,
+        now: DateTime<Utc>,
+        default_zone: Tz,
+        time_of_day: NaiveTime,
+    ) -> Option<DateTime<Utc>> {
         match *self {
             DateSpec::Relative { minutes } => {
                 now.checked_add_signed(Duration::try_minutes(minutes)?)
@@ -403,7 +421,7 @@ impl DateSpec {
                     % 7;
                 for extra in [0, 7] {
                     let day = today.checked_add_signed(Duration::days((ahead + extra) as i64))?;
-                    let t = local_to_utc(day.and_time(time.unwrap_or(midnight)), zone)?;
+                    let t = local_to_utc(day.and_time(time.unwrap_or(time_of_day)), zone)?;
                     if t > now {
                         return Some(t);
                     }
@@ -418,7 +436,7 @@ impl DateSpec {
                 zone,
             } => {
                 let zone = zone.unwrap_or(Zone::Named(default_zone));
-                let t = time.unwrap_or(midnight);
+                let t = time.unwrap_or(time_of_day);
                 if let Some(y) = year {
                     return local_to_utc(NaiveDate::from_ymd_opt(y, month, day)?.and_time(t), zone);
                 }

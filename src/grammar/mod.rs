@@ -19,6 +19,7 @@ mod error;
 mod lexer;
 mod lexicon;
 mod order;
+pub mod testing;
 mod variant;
 
 pub use body::{

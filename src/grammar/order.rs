@@ -271,6 +271,47 @@ pub(crate) fn foreign_unit(ctx: &Ctx, cur: &mut Cursor) -> Result<UnitSpec, Gram
     Ok(u)
 }
 
+/// The unit of a condition: `[power] [type] province`, the three in any
+/// order (njudge's syntax file: "The power, type and province can be
+/// specified in any order"; type and power left out mean any).
+pub(crate) fn condition_unit(ctx: &Ctx, cur: &mut Cursor) -> Result<UnitSpec, GrammarError> {
+    let (mut power, mut kind, mut at) = (None, None, None);
+    for _ in 0..3 {
+        if at.is_some()
+            && cur
+                .word()
+                .is_none_or(|w| matches!(w, "and" | "or" | "then"))
+        {
+            break;
+        }
+        if kind.is_none()
+            && let Some(k) = unit_kind(cur)
+        {
+            kind = Some(k);
+            continue;
+        }
+        if power.is_none()
+            && let Some(p) = nationality(ctx, cur)?
+        {
+            power = Some(p);
+            continue;
+        }
+        if at.is_none() {
+            at = Some(location(ctx.map, cur)?);
+            continue;
+        }
+        break;
+    }
+    match at {
+        Some(location) => Ok(UnitSpec {
+            kind,
+            location,
+            power,
+        }),
+        None => Err(cur.expected("a province")),
+    }
+}
+
 fn nationality(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Power>, GrammarError> {
     if cur.is_kind(Kind::LParen)
         && cur.peek_at(2).is_some_and(|t| t.kind == Kind::RParen)

@@ -16,9 +16,27 @@ use crate::store::NewOrder;
 pub(super) struct OpenIf {
     pub line: usize,
     pub text: String,
+    /// When the block's orders apply (for an `ELSE IF`: no branch before
+    /// holds and its own condition does).
     pub condition: CondDoc,
+    /// An `ELSE IF` chain: the branches before this one, any of which holding
+    /// keeps this one from applying.
+    pub before: Option<CondDoc>,
+    /// This branch's own condition, as written.
+    pub own: CondDoc,
     pub in_else: bool,
     pub block: u32,
+}
+
+/// `before OR own`, or `own` alone.
+fn any_of(before: Option<CondDoc>, own: CondDoc) -> CondDoc {
+    match before {
+        Some(b) => CondDoc::Or {
+            left: Box::new(b),
+            right: Box::new(own),
+        },
+        None => own,
+    }
 }
 
 /// A stored block as the reply shows it.
@@ -59,6 +77,8 @@ impl Session<'_, '_, '_> {
             line,
             text: text.to_string(),
             condition: condition.clone(),
+            before: None,
+            own: condition.clone(),
             in_else: false,
             block: self.blocks,
         });
@@ -69,7 +89,70 @@ impl Session<'_, '_, '_> {
         Ok(())
     }
 
+    /// `ELSE IF`: a new block whose orders apply when none of the branches
+    /// before holds and this one does (njudge's syntax file).
+    pub(super) fn else_if(
+        &mut self,
+        line: usize,
+        text: &str,
+        condition: &CondDoc,
+    ) -> Result<(), EngineError> {
+        let Some(open) = self.open_if.clone().filter(|o| !o.in_else) else {
+            let why = match self.open_if {
+                Some(_) => "ELSE IF after the ELSE of its IF",
+                None => "ELSE IF without an IF",
+            };
+            self.fail(line, text, why);
+            return Ok(());
+        };
+        let before = any_of(open.before, open.own);
+        self.blocks += 1;
+        self.open_if = Some(OpenIf {
+            line,
+            text: text.to_string(),
+            condition: CondDoc::And {
+                left: Box::new(CondDoc::Not {
+                    of: Box::new(before.clone()),
+                }),
+                right: Box::new(condition.clone()),
+            },
+            before: Some(before),
+            own: condition.clone(),
+            in_else: false,
+            block: self.blocks,
+        });
+        self.ok(
+            text,
+            "The orders up to the next ELSE or ENDIF apply if no branch before holds and this does.",
+        );
+        Ok(())
+    }
+
     pub(super) fn else_branch(&mut self, line: usize, text: &str) -> Result<(), EngineError> {
+        // After ELSE IF, the ELSE is a block of its own: it applies when no
+        // branch of the chain holds.
+        if let Some(open) = self
+            .open_if
+            .clone()
+            .filter(|o| !o.in_else && o.before.is_some())
+        {
+            self.blocks += 1;
+            let chain = any_of(open.before, open.own);
+            self.open_if = Some(OpenIf {
+                line,
+                text: text.to_string(),
+                condition: chain.clone(),
+                before: None,
+                own: chain,
+                in_else: true,
+                block: self.blocks,
+            });
+            self.ok(
+                text,
+                "The orders up to ENDIF apply if no branch of the IF holds.",
+            );
+            return Ok(());
+        }
         match &mut self.open_if {
             Some(open) if !open.in_else => {
                 open.in_else = true;
@@ -124,7 +207,7 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         // For the phase under way the board is already known: decide now.
-        let holds = open.condition.holds(map, position, p)?;
+        let holds = open.condition.holds(map, position, None)?;
         if holds != open.in_else {
             self.store_current(key, map, p, power, current)
         } else {

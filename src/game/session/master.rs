@@ -12,6 +12,52 @@ use crate::game::request::{ClockField, Request};
 use crate::phase::{Phase, PhaseKind};
 
 impl Session<'_, '_, '_> {
+    /// `SET DEADLINE`: the phase's deadline moves to `t`, and every player of
+    /// the game is told.
+    fn set_deadline(
+        &mut self,
+        line: usize,
+        text: &str,
+        key: &str,
+        t: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let name = g.state.name.clone();
+        if !matches!(g.state.status, Status::Active | Status::Paused) {
+            self.fail(line, text, format!("{name} is not running"));
+            return Ok(());
+        }
+        if t <= self.now() {
+            self.fail(line, text, "the new deadline must be in the future");
+            return Ok(());
+        }
+        let g = self.work.game_mut(key);
+        let kind = position_of(map_for(&g.state.settings.variant)?, &g.state)?
+            .phase
+            .kind;
+        let sched = g.state.settings.schedule.for_kind(kind).clone();
+        g.state.clock.deadline = Some(t);
+        g.state.clock.grace = Some(crate::schedule::grace_end(&sched, t));
+        g.state.clock.late_notice_sent = false;
+        g.state.clock.explicit = true;
+        let tz = self.work.zone_of(&self.sender);
+        self.ok(
+            text,
+            format!("Deadline set to {}.", crate::schedule::format_in(t, tz)),
+        );
+        self.announce_deadline(key, "The master has moved the deadline.")
+    }
+
+    /// Tells everyone in the game that the deadline moved (each reads it in
+    /// their own zone).
+    pub(super) fn announce_deadline(&mut self, key: &str, why: &str) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let (state, id) = (g.state.clone(), g.row.id);
+        let judge = self.work.judge.clone();
+        let subject = advance::subject(&judge, &state, "Deadline changed");
+        advance::broadcast(self.work, &state, &subject, why, Some(id))
+    }
+
     pub(super) fn master_command(
         &mut self,
         line: usize,
@@ -220,26 +266,22 @@ impl Session<'_, '_, '_> {
                     self.ok(text, format!("{name} is terminated."));
                 }
             }
-            SetDeadline(t) => {
-                if !matches!(status, Status::Active | Status::Paused) {
-                    self.fail(line, text, format!("{name} is not running"));
-                } else if *t <= self.now() {
-                    self.fail(line, text, "the new deadline must be in the future");
-                } else {
-                    let g = self.work.game_mut(&key);
-                    let kind = position_of(map_for(&g.state.settings.variant)?, &g.state)?
-                        .phase
-                        .kind;
-                    let sched = g.state.settings.schedule.for_kind(kind).clone();
-                    g.state.clock.deadline = Some(*t);
-                    g.state.clock.grace = Some(crate::schedule::grace_end(&sched, *t));
-                    g.state.clock.late_notice_sent = false;
-                    g.state.clock.explicit = true;
-                    let tz = self.work.zone_of(&self.sender);
-                    self.ok(
-                        text,
-                        format!("Deadline set to {}.", crate::schedule::format_in(*t, tz)),
-                    );
+            SetDeadline(t) => self.set_deadline(line, text, &key, *t)?,
+            SetDeadlineDay(day) => {
+                // The day named, at the time of day of the deadline now (in
+                // the master's zone), as njudge keeps it.
+                let tz = self.work.zone_of(&self.sender);
+                let time = self
+                    .work
+                    .game(&key)
+                    .state
+                    .clock
+                    .deadline
+                    .map(|d| d.with_timezone(&tz).time())
+                    .unwrap_or_default();
+                match day.resolve_at(self.now(), tz, time) {
+                    Some(t) => self.set_deadline(line, text, &key, t)?,
+                    None => self.fail(line, text, "that date does not exist in your time zone"),
                 }
             }
             SetNmr(on) => {
@@ -258,13 +300,24 @@ impl Session<'_, '_, '_> {
                 self.ok(text, format!("Press set to {kind:?}."));
             }
             SetPartial(on) => {
-                self.work.game_mut(&key).state.settings.partial = *on;
+                self.work.game_mut(&key).state.settings.broadcast_only = !*on;
                 self.ok(
                     text,
                     if *on {
-                        "Partial draws allowed."
+                        "Partial press allowed: players may send press to any powers."
                     } else {
-                        "Only draws including all survivors."
+                        "No partial press: players may send only broadcasts, and press to the master."
+                    },
+                );
+            }
+            SetDias(on) => {
+                self.work.game_mut(&key).state.settings.partial = !*on;
+                self.ok(
+                    text,
+                    if *on {
+                        "DIAS: only draws including all survivors."
+                    } else {
+                        "NODIAS: partial draws allowed."
                     },
                 );
             }

@@ -428,23 +428,15 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let position = position_of(map, &g.state)?;
         let rules = process::rules_for(&g.state);
         let existing = orders_of(map, &g.state, power)?;
-        let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
-        let merged = merge(position.phase.kind, &existing, &new);
-        let problems = check_orders(map, &rules, &position, p, &merged);
+        let verdicts = verdicts(map, &rules, &position, p, &existing, &pending);
         // Each refused line is reported and left out; the others are stored.
         let mut good = Vec::new();
-        for o in pending {
-            // The problem of the merged order that this line became.
-            let idx = merged.iter().position(|m| *m == o.order);
-            match idx.and_then(|i| problems[i].clone()) {
-                Some(problem) => {
-                    let at = o.order.unit().map(|u| u.location.province);
-                    let msg = describe::problem(map, at, &problem);
-                    self.fail(o.line, &o.text, msg);
-                }
-                None => {
-                    let canon = o.canonical(map);
-                    self.ok(&o.text, format!("Accepted: {canon}"));
+        for (o, verdict) in pending.into_iter().zip(verdicts) {
+            match verdict {
+                Verdict::Refused(msg) => self.fail(o.line, &o.text, msg),
+                Verdict::Replaced(msg) => self.ok(&o.text, msg),
+                Verdict::Accepted => {
+                    self.ok(&o.text, format!("Accepted: {}", o.canonical(map)));
                     good.push(o);
                 }
             }
@@ -634,7 +626,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         );
         let errors = self.errors;
         if signs_on {
+            // A sign-on ends the PHASE block before it.
             self.acting_for = None;
+            self.target = None;
         }
         self.dispatch(line, text, request)?;
         if signs_on {
@@ -678,6 +672,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             SetAbsence { from, to } => self.set_absence(line, text, *from, *to),
             If(c) => self.open_if(line, text, c),
             Else => self.else_branch(line, text),
+            ElseIf(c) => self.else_if(line, text, c),
             EndIf => self.end_if(line, text),
             Request::Phase(p) => {
                 self.target = Some(*p);
@@ -843,6 +838,81 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         }
         Ok(())
     }
+}
+
+/// What becomes of one order line of a mail.
+enum Verdict {
+    Accepted,
+    /// Valid, but a later line of the mail orders the same unit.
+    Replaced(String),
+    Refused(String),
+}
+
+/// Each order line's verdict. Every line is checked as it would stand in the
+/// set, so an illegal order is never stored whatever the lines around it; for
+/// a unit ordered twice the last valid line counts (njudge, `syntax`:
+/// "The last valid order for a particular unit will be honored"), and each
+/// answer names the order in force.
+fn verdicts(
+    map: &Map,
+    rules: &crate::judge::Rules,
+    position: &crate::judge::Position,
+    power: Power,
+    existing: &[Order],
+    pending: &[PendingOrder],
+) -> Vec<Verdict> {
+    let kind = position.phase.kind;
+    let check = |batch: &[Order], o: &Order| {
+        let merged = merge(kind, existing, batch);
+        let i = merged.iter().position(|m| m == o)?;
+        check_orders(map, rules, position, power, &merged)[i].clone()
+    };
+    let all: Vec<Order> = pending.iter().map(|o| o.order).collect();
+    // An adjustment batch replaces the whole set: it is checked as one.
+    let problems: Vec<_> = pending
+        .iter()
+        .map(|o| match kind {
+            PhaseKind::Adjustment => check(&all, &o.order),
+            _ => check(&[o.order], &o.order),
+        })
+        .collect();
+    let unit_of = |o: &Order| o.unit().map(|u| u.location.province);
+    pending
+        .iter()
+        .zip(&problems)
+        .map(|(o, problem)| {
+            let unit = unit_of(&o.order).filter(|_| kind != PhaseKind::Adjustment);
+            let last = unit.and_then(|u| {
+                pending
+                    .iter()
+                    .zip(&problems)
+                    .rfind(|(l, pr)| pr.is_none() && unit_of(&l.order) == Some(u))
+                    .map(|(l, _)| l)
+            });
+            let in_force = match (last, unit) {
+                (Some(l), _) => format!("{} (line {})", l.canonical(map), l.line),
+                (None, Some(u)) => existing
+                    .iter()
+                    .find(|e| unit_of(e) == Some(u))
+                    .map(|e| format!("{} (from an earlier mail)", order_text(map, e)))
+                    .unwrap_or_else(|| "none".to_string()),
+                (None, None) => String::new(),
+            };
+            match (problem, last) {
+                (Some(problem), _) => {
+                    let msg = describe::problem(map, unit_of(&o.order), problem);
+                    Verdict::Refused(match unit {
+                        Some(_) => format!("{msg}; the order in force for this unit: {in_force}"),
+                        None => msg,
+                    })
+                }
+                (None, Some(l)) if !std::ptr::eq(l, o) => Verdict::Replaced(format!(
+                    "Replaced: a later line orders the same unit; the order in force is {in_force}"
+                )),
+                (None, _) => Verdict::Accepted,
+            }
+        })
+        .collect()
 }
 
 fn member(address: &str, role: Role, password: &str) -> Result<Member, EngineError> {

@@ -44,7 +44,11 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let master = from_power.is_none();
+        // njudge: press to the master only is always allowed, and always white.
+        let to_master = matches!(to, PressTarget::Master);
+        let grey = grey && !to_master;
         match g.state.settings.press {
+            _ if to_master => {}
             PressKind::None if !master => {
                 self.fail(line, text, format!("{name} allows no press"));
                 return Ok(());
@@ -58,6 +62,20 @@ impl Session<'_, '_, '_> {
                 return Ok(());
             }
             _ => {}
+        }
+        if g.state.settings.broadcast_only
+            && !master
+            && matches!(to, PressTarget::Powers(_) | PressTarget::AllBut(_))
+        {
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} allows no partial press (SET NO PARTIAL): only broadcasts, \
+                     and press to the master (PRESS TO M)"
+                ),
+            );
+            return Ok(());
         }
         let map = map_for(&g.state.settings.variant)?;
         let mut named = Vec::new();
@@ -75,6 +93,7 @@ impl Session<'_, '_, '_> {
         let everyone: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
         let powers: Vec<String> = match to {
             PressTarget::All => everyone,
+            PressTarget::Master => Vec::new(),
             PressTarget::Powers(_) => named.clone(),
             PressTarget::AllBut(_) => everyone
                 .into_iter()
@@ -111,6 +130,7 @@ impl Session<'_, '_, '_> {
         };
         let audience = match to {
             PressTarget::All => "everyone".to_string(),
+            PressTarget::Master => "the master".to_string(),
             _ => powers.join(", "),
         };
         let state = g.state.clone();

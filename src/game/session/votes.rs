@@ -97,7 +97,8 @@ impl Session<'_, '_, '_> {
                     self.fail(
                         line,
                         text,
-                        "this game allows only draws including all survivors",
+                        "this game allows only draws including all survivors \
+                         (partial draws need the master's SET NODIAS)",
                     );
                     return Ok(());
                 }
@@ -181,8 +182,15 @@ impl Session<'_, '_, '_> {
         if let Some(m) = g.state.player_of_mut(&power) {
             m.absences.push(crate::schedule::Absence { from, to });
         }
+        let before = g.state.clock.deadline;
         if g.state.status == Status::Active && g.state.position.is_some() {
             advance::reschedule_for_absences(map, &mut g.state)?;
+        }
+        if self.work.game(&key).state.clock.deadline != before {
+            self.announce_deadline(
+                &key,
+                &format!("The deadline moved for an absence of {power}."),
+            )?;
         }
         let tz = self.work.zone_of(&self.sender);
         let g = self.work.game(&key);

@@ -28,7 +28,7 @@ pub fn commands(
         match &l.entry {
             Entry::Command(_) => any = true,
             Entry::BlockText | Entry::Ignored(_) => {}
-            Entry::Orders(_) | Entry::Error { .. } => return None,
+            Entry::Orders(_) | Entry::Error { .. } | Entry::Refused { .. } => return None,
         }
     }
     if !any {

@@ -117,7 +117,7 @@ fn applies(map: &crate::map::Map, position: &Position, n: &Named) -> bool {
     let Ok(doc) = serde_json::from_str::<super::super::super::conditions::CondDoc>(cond) else {
         return true;
     };
-    doc.holds(map, position, crate::map::Power(n.power))
+    doc.holds(map, position, Some(crate::map::Power(n.power)))
         .is_ok_and(|h| h == *branch)
 }
 
