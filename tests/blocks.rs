@@ -4,7 +4,7 @@
 //! something else. Each test is a case a long-time njudge player would write;
 //! where the effect is on someone else's mailbox, the outbox is read.
 
-mod engine_common;
+use crate::engine_common;
 
 use engine_common::*;
 use legate::game::process::orders_of;

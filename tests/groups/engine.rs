@@ -13,6 +13,8 @@ mod hardening_common;
 mod accounts;
 #[path = "../agora_engine.rs"]
 mod agora_engine;
+#[path = "../blocks.rs"]
+mod blocks;
 #[path = "../daemon.rs"]
 mod daemon;
 #[path = "../daemon_config.rs"]
