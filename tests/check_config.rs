@@ -477,3 +477,24 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+#[test]
+fn the_check_creates_no_folder_on_the_server() {
+    let stack = Stack::start();
+    // The judge creates its processed_mailbox when it runs; the check must not.
+    let answer = stack
+        .config()
+        .edit(
+            Side::Inbound,
+            "mailbox = \"INBOX\"\n",
+            "mailbox = \"INBOX\"\nprocessed_mailbox = \"Handled\"\n",
+        )
+        .check();
+    assert!(answer.success, "{:#?}", answer.lines);
+    let maildir = stack.dir.path().join("mail").join(JUDGE).join("Maildir");
+    assert!(maildir.is_dir(), "the judge's mailbox was opened");
+    assert!(
+        !maildir.join(".Handled").exists(),
+        "check-config created the processed mailbox"
+    );
+}

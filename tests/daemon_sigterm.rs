@@ -11,6 +11,7 @@ use crate::hardening_common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration as StdDuration, Instant};
 
@@ -63,10 +64,10 @@ fn judge_with_mail() -> (Judge, usize) {
 
 /// Starts `legate run` and returns once it says it is running (its signal
 /// handler is in place by then). Its log is drained on a thread of its own.
-fn daemon(judge: &Judge) -> Child {
+fn daemon(judge: &impl Site) -> Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_legate"))
         .args(["run", "--config"])
-        .arg(judge.path("legate.toml"))
+        .arg(judge.config())
         .env("RUST_LOG", "legate::daemon=info")
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
@@ -111,40 +112,91 @@ fn stop(mut child: Child) {
 const START_MAILS: usize = 8;
 
 /// Mails applied so far (stored and processed), the game's start included.
-fn processed(judge: &Judge) -> usize {
+fn processed(judge: &impl Site) -> usize {
     if !judge.db().exists() {
         return 0;
     }
-    judge.count("SELECT count(*) FROM inbound_mails WHERE status = 'processed'") as usize
+    count(
+        judge,
+        "SELECT count(*) FROM inbound_mails WHERE status = 'processed'",
+    ) as usize
 }
 
-/// Runs the daemon until every mail is applied and every answer sent, then stops it.
-fn run_until_done(judge: &Judge, mails: usize) {
+fn count(judge: &impl Site, query: &str) -> i64 {
+    sql(judge)
+        .query_row(query, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{query}: {e}"))
+}
+
+fn sql(judge: &impl Site) -> rusqlite::Connection {
+    rusqlite::Connection::open(judge.db()).expect("sqlite")
+}
+
+/// Where the judge reads and sends mail: Maildir folders or real servers.
+trait Site {
+    fn config(&self) -> PathBuf;
+    fn db(&self) -> PathBuf;
+    /// Mails at the source not yet marked done (in `new/`, or unseen on the server).
+    fn waiting(&self) -> usize;
+    /// The judge's mails as they reached their recipients so far.
+    fn sent(&self) -> Vec<Sent>;
+}
+
+impl Site for Judge {
+    fn config(&self) -> PathBuf {
+        self.path("legate.toml")
+    }
+
+    fn db(&self) -> PathBuf {
+        Judge::db(self)
+    }
+
+    fn waiting(&self) -> usize {
+        self.files_in("in/new")
+    }
+
+    fn sent(&self) -> Vec<Sent> {
+        Judge::sent(self)
+    }
+}
+
+/// Runs the daemon until every mail is applied and every answer sent, then stops
+/// it. Returns how long the mails took to be applied.
+fn run_until_done(judge: &impl Site, mails: usize) -> StdDuration {
     let child = daemon(judge);
     let started = Instant::now();
+    let mut applied_in = None;
     // The daemon works on its own clock; this loop only watches, with a limit so a
     // daemon that stalls is reported instead of hanging the test.
-    while !(processed(judge) == START_MAILS + mails && queued(judge) == 0) {
+    loop {
+        let applied = processed(judge) == START_MAILS + mails;
+        if applied && applied_in.is_none() {
+            applied_in = Some(started.elapsed());
+        }
+        if applied && queued(judge) == 0 {
+            break;
+        }
         assert!(
             started.elapsed() < StdDuration::from_secs(600),
             "the daemon did not finish: {} of {mails} mails, {} queued",
             processed(judge) - START_MAILS,
             queued(judge)
         );
-        std::thread::sleep(StdDuration::from_millis(50));
+        std::thread::sleep(StdDuration::from_millis(20));
     }
     stop(child);
+    applied_in.unwrap_or_default()
 }
 
-fn queued(judge: &Judge) -> i64 {
-    judge.count("SELECT count(*) FROM outbox WHERE status = 'queued'")
+fn queued(judge: &impl Site) -> i64 {
+    count(judge, "SELECT count(*) FROM outbox WHERE status = 'queued'")
 }
 
 /// What must hold right after a stop by SIGTERM: no mail stored and left half
 /// done (the batch in hand was finished), each applied mail answered once and
 /// taken out of `new/`, and no mail sent twice.
-fn check_after_stop(judge: &Judge, mails: usize) -> Result<(), String> {
-    let conn = judge.sql();
+fn check_after_stop(judge: &impl Site, mails: usize) -> Result<(), String> {
+    let conn = sql(judge);
     let mut stmt = conn
         .prepare(
             "SELECT i.message_id, i.status, (SELECT count(*) FROM outbox o WHERE o.in_reply_to = i.id) \
@@ -164,7 +216,7 @@ fn check_after_stop(judge: &Judge, mails: usize) -> Result<(), String> {
         }
     }
     let applied = rows.len() - START_MAILS;
-    let waiting = judge.files_in("in/new");
+    let waiting = judge.waiting();
     if waiting + applied != mails {
         return Err(format!(
             "{applied} applied and {waiting} still waiting, of {mails} mails"
@@ -188,8 +240,8 @@ struct Outcome {
     stored_mails: i64,
 }
 
-fn outcome(judge: &Judge) -> Outcome {
-    let conn = judge.sql();
+fn outcome(judge: &impl Site) -> Outcome {
+    let conn = sql(judge);
     let mut stmt = conn
         .prepare(
             "SELECT i.message_id, o.power, o.text, o.canonical FROM orders o \
@@ -215,42 +267,41 @@ fn outcome(judge: &Judge) -> Outcome {
     Outcome {
         orders,
         answers,
-        stored_mails: judge.count("SELECT count(*) FROM inbound_mails"),
+        stored_mails: count(judge, "SELECT count(*) FROM inbound_mails"),
     }
 }
 
 /// Every outbox entry sent, and in the outbound Maildir exactly once.
-fn check_sent_once(judge: &Judge) {
+fn check_sent_once(judge: &impl Site) {
+    let entries = count(judge, "SELECT count(*) FROM outbox");
+    let sent = count(judge, "SELECT count(*) FROM outbox WHERE status = 'sent'");
+    // Mail through a server arrives a moment after it was handed over.
+    let started = Instant::now();
+    while by_message_id(&judge.sent()).len() < entries as usize
+        && started.elapsed() < StdDuration::from_secs(120)
+    {
+        std::thread::sleep(StdDuration::from_millis(100));
+    }
     let counts = by_message_id(&judge.sent());
-    let entries = judge.count("SELECT count(*) FROM outbox");
-    let sent = judge.count("SELECT count(*) FROM outbox WHERE status = 'sent'");
     assert_eq!(sent, entries, "every answer sent");
     assert_eq!(counts.len() as i64, entries, "one mail per outbox entry");
     assert!(counts.values().all(|n| *n == 1), "no mail sent twice");
 }
 
-#[test]
-fn sigterm_mid_batch_loses_and_repeats_nothing() {
-    let trials: usize = std::env::var("LEGATE_SIGTERM_TRIALS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(12);
-
-    let (reference, mails) = judge_with_mail();
-    let started = Instant::now();
-    run_until_done(&reference, mails);
-    let span = started.elapsed();
-    println!("reference: {mails} mails in {span:?}");
-    let expected = outcome(&reference);
-    check_sent_once(&reference);
-    assert_eq!(expected.stored_mails as usize, START_MAILS + mails);
-    assert!(expected.answers.values().all(|n| *n == 1));
-
+/// The trials: the same mail on a fresh site each time, stopped up to three
+/// times at random moments, then run to the end and compared with `expected`.
+/// `span` is how long the whole intake takes without stops. Returns how many
+/// stops came while mail was being applied.
+fn stop_trials<S: Site>(
+    trials: usize,
+    span: StdDuration,
+    expected: &Outcome,
+    site: impl Fn() -> (S, usize),
+) -> usize {
     let mut rng = rand::thread_rng();
     let mut mid_batch = 0;
     for trial in 1..=trials {
-        let (judge, mails) = judge_with_mail();
-        // Up to three stops, each at a random moment of what is left to do.
+        let (judge, mails) = site();
         for _ in 0..3 {
             let left = START_MAILS + mails - processed(&judge);
             if left == 0 {
@@ -273,11 +324,253 @@ fn sigterm_mid_batch_loses_and_repeats_nothing() {
         run_until_done(&judge, mails);
         check_sent_once(&judge);
         assert_eq!(
-            outcome(&judge),
+            &outcome(&judge),
             expected,
             "trial {trial}: the orders or answers differ from a run never stopped"
         );
     }
+    mid_batch
+}
+
+fn trials_from_env() -> usize {
+    std::env::var("LEGATE_SIGTERM_TRIALS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(12)
+}
+
+/// The run never stopped: its outcome and how long the intake took.
+fn reference() -> (Outcome, StdDuration) {
+    let (reference, mails) = judge_with_mail();
+    let span = run_until_done(&reference, mails);
+    println!("reference: {mails} mails applied in {span:?}");
+    let expected = outcome(&reference);
+    check_sent_once(&reference);
+    assert_eq!(expected.stored_mails as usize, START_MAILS + mails);
+    assert!(expected.answers.values().all(|n| *n == 1));
+    (expected, span)
+}
+
+#[test]
+fn sigterm_mid_batch_loses_and_repeats_nothing() {
+    let trials = trials_from_env();
+    let (expected, span) = reference();
+    let mid_batch = stop_trials(trials, span, &expected, judge_with_mail);
     println!("SIGTERM test: {trials} trials, {mid_batch} stops while mail was being applied");
     assert!(mid_batch > 0, "no stop landed while mail was being applied");
+}
+
+/// The same over real servers: the judge reads its mailbox in Dovecot over IMAPS
+/// and sends through Postfix with STARTTLS (scripts/mail-servers.sh, as in
+/// tests/mail_servers.rs). Here a stop can fall while mails are being marked
+/// seen on the server or handed to Postfix: after it, the server must agree with
+/// the database (every applied mail seen, no other), and no mail may arrive twice.
+#[test]
+fn sigterm_over_imap_and_smtp_loses_and_repeats_nothing() {
+    let trials = (trials_from_env() / 3).max(3);
+    let (expected, _) = reference();
+    let (site, mails) = Servers::with_mail();
+    let span = run_until_done(&site, mails);
+    println!("over the servers: {mails} mails applied in {span:?}");
+    check_sent_once(&site);
+    assert_eq!(outcome(&site), expected, "over the servers as over Maildir");
+    drop(site);
+    let mid_batch = stop_trials(trials, span, &expected, Servers::with_mail);
+    println!(
+        "SIGTERM over IMAP/SMTP: {trials} trials, {mid_batch} stops while mail was being applied"
+    );
+    assert!(mid_batch > 0, "no stop landed while mail was being applied");
+}
+
+/// A judge on loopback Dovecot and Postfix; the servers stop when it is dropped.
+struct Servers {
+    stack: tempfile::TempDir,
+    judge: tempfile::TempDir,
+    dropped: usize,
+}
+
+impl Servers {
+    /// The game started (its mails applied by the daemon), every order mail waiting.
+    fn with_mail() -> (Servers, usize) {
+        let site = Servers::start();
+        let mut setup = vec![(
+            GM.to_string(),
+            format!("create-{GAME}@x"),
+            format!("CREATE ?{GAME} gm-pw standard"),
+        )];
+        for (p, addr) in POWERS {
+            setup.push((
+                addr.to_string(),
+                format!("join-{GAME}-{p}@x"),
+                format!("SIGNON ?{GAME} pw-{p}\nSET PREFERENCE {p}"),
+            ));
+        }
+        let mut site = site;
+        site.deliver(&setup);
+        run_until_done(&site, 0);
+        let mut orders_mails = Vec::new();
+        for round in 0..MAILS_PER_POWER {
+            for (p, addr) in POWERS {
+                orders_mails.push((
+                    addr.to_string(),
+                    format!("orders-{p}-{round}@x"),
+                    format!("SIGNON {p}{GAME} pw-{p}\n{}", orders(p, round)),
+                ));
+            }
+        }
+        site.deliver(&orders_mails);
+        (site, orders_mails.len())
+    }
+
+    fn start() -> Servers {
+        static NEXT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
+        for _ in 0..10 {
+            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let base = 41000 + ((std::process::id() as u16 % 50) * 100 + n * 10) % 8000;
+            if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
+                continue;
+            }
+            let stack = tempfile::tempdir().expect("tempdir");
+            if !servers(&[
+                "start",
+                &stack.path().display().to_string(),
+                &base.to_string(),
+            ]) {
+                servers(&["stop", &stack.path().display().to_string()]);
+                continue;
+            }
+            let judge = tempfile::tempdir().expect("tempdir");
+            let cert = stack.path().join("cert.pem");
+            let text = format!(
+                "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\n\
+                 [inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"tls\"\n\
+                 username = \"{JUDGE}\"\npassword = \"pw\"\npoll_seconds = 1\nca_file = \"{}\"\n\n\
+                 [outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\n\
+                 security = \"starttls\"\nca_file = \"{}\"\n",
+                base + 3,
+                cert.display(),
+                base + 1,
+                cert.display()
+            );
+            std::fs::write(judge.path().join("legate.toml"), text).expect("config");
+            return Servers {
+                stack,
+                judge,
+                dropped: 0,
+            };
+        }
+        panic!("could not start the mail servers (see messages above)");
+    }
+
+    fn mailbox(&self, address: &str) -> PathBuf {
+        self.stack.path().join("mail").join(address).join("Maildir")
+    }
+
+    /// Puts mails straight into the judge's mailbox, as the server's delivery would.
+    fn deliver(&mut self, mails: &[(String, String, String)]) {
+        let root = self.mailbox(JUDGE);
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+        }
+        for (from, id, body) in mails {
+            self.dropped += 1;
+            let raw = format!(
+                "From: {from}\r\nTo: {JUDGE}\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\
+                 Date: Mon, 1 Mar 2027 09:00:00 +0000\r\n\r\n{}\r\n",
+                body.replace('\n', "\r\n")
+            );
+            let name = format!(
+                "{:010}.M{}P1.legate",
+                1_800_000_000 + self.dropped,
+                self.dropped
+            );
+            std::fs::write(root.join("tmp").join(&name), raw).expect("write");
+            std::fs::rename(root.join("tmp").join(&name), root.join("new").join(&name))
+                .expect("deliver");
+        }
+        // Dovecot works on the mailbox as this user (see scripts/mail-servers.sh).
+        let owned = Command::new("chown")
+            .args(["-R", "nobody:nogroup"])
+            .arg(self.stack.path().join("mail"))
+            .status()
+            .expect("chown");
+        assert!(owned.success(), "chown the mailbox");
+    }
+}
+
+impl Site for Servers {
+    fn config(&self) -> PathBuf {
+        self.judge.path().join("legate.toml")
+    }
+
+    fn db(&self) -> PathBuf {
+        self.judge.path().join("legate.db")
+    }
+
+    fn waiting(&self) -> usize {
+        // Dovecot keeps a Maildir mail's flags in its file name (":2,S" when seen).
+        let root = self.mailbox(JUDGE);
+        let unseen_in = |sub: &str| {
+            std::fs::read_dir(root.join(sub))
+                .map(|d| {
+                    d.flatten()
+                        .filter(|e| {
+                            let name = e.file_name().to_string_lossy().into_owned();
+                            !name
+                                .rsplit_once(":2,")
+                                .is_some_and(|(_, flags)| flags.contains('S'))
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        unseen_in("new") + unseen_in("cur")
+    }
+
+    fn sent(&self) -> Vec<Sent> {
+        // A mail to several players arrives once in each of their mailboxes: it
+        // counts once, unless it arrives twice in the same mailbox.
+        let mut first_in: BTreeMap<String, String> = BTreeMap::new();
+        let mut all = Vec::new();
+        let Ok(boxes) = std::fs::read_dir(self.stack.path().join("mail")) else {
+            return all;
+        };
+        for mailbox in boxes.flatten() {
+            let name = mailbox.file_name().to_string_lossy().into_owned();
+            if name == JUDGE {
+                continue;
+            }
+            for mail in sent_in(&mailbox.path().join("Maildir")) {
+                let first = first_in
+                    .entry(mail.message_id.clone())
+                    .or_insert_with(|| name.clone());
+                if *first == name {
+                    all.push(mail);
+                }
+            }
+        }
+        all
+    }
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        servers(&["stop", &self.stack.path().display().to_string()]);
+    }
+}
+
+fn servers(args: &[&str]) -> bool {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run bash");
+    if !out.status.success() {
+        eprintln!(
+            "mail-servers.sh {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out.status.success()
 }

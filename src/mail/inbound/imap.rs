@@ -246,7 +246,7 @@ impl ImapInbound {
     }
 
     async fn open(&self) -> Result<(ImapSession, ServerFacts), InboundError> {
-        self.open_session()
+        self.open_session(Purpose::Work)
             .await
             .map_err(|failure| failure.into_inbound(self.server()))
     }
@@ -255,7 +255,7 @@ impl ImapInbound {
     /// what works (the mailbox's size, IDLE) or, in the operator's words, what not.
     pub async fn probe(&self) -> Result<ImapFacts, ProbeError> {
         let (mut session, facts) = self
-            .open_session()
+            .open_session(Purpose::Probe)
             .await
             .map_err(|failure| failure.cause(self.config.port, &self.config.mailbox))?;
         let _ = tokio::time::timeout(self.io_timeout, session.logout()).await;
@@ -265,7 +265,10 @@ impl ImapInbound {
         })
     }
 
-    async fn open_session(&self) -> Result<(ImapSession, ServerFacts), OpenFailure> {
+    async fn open_session(
+        &self,
+        purpose: Purpose,
+    ) -> Result<(ImapSession, ServerFacts), OpenFailure> {
         let tcp = self
             .timed_step(TcpStream::connect((
                 self.config.host.as_str(),
@@ -308,7 +311,7 @@ impl ImapInbound {
             move_: caps.has_str("MOVE"),
             uidplus: caps.has_str("UIDPLUS"),
         };
-        if let Some(folder) = &self.config.processed_mailbox {
+        if let (Some(folder), Purpose::Work) = (&self.config.processed_mailbox, purpose) {
             // Fails harmlessly when the folder exists.
             let _ = self.timed_step(session.create(folder)).await?;
         }
@@ -490,6 +493,13 @@ impl ImapInbound {
         }
         Ok(wake)
     }
+}
+
+/// Why a session is opened: a probe changes nothing on the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Work,
+    Probe,
 }
 
 /// Where opening a session failed, with the error as the client gave it: kept
