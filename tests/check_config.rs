@@ -5,74 +5,26 @@
 //! exit status says something failed. Needs the Debian packages dovecot-imapd,
 //! dovecot-lmtpd and postfix, and root (as tests/mail_servers.rs).
 
+use crate::mail_stack::MailServers;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU16, Ordering};
 
 const JUDGE: &str = "judge@judge.test";
 
-/// One Dovecot + Postfix pair; stopped when dropped.
-struct Stack {
-    dir: tempfile::TempDir,
-    base: u16,
-}
+/// One Dovecot + Postfix pair (`mail_stack`), with this file's ways to use it.
+struct Stack(MailServers);
 
-static NEXT: AtomicU16 = AtomicU16::new(0);
+impl std::ops::Deref for Stack {
+    type Target = MailServers;
 
-fn candidate_base() -> u16 {
-    // Spread over a range the other mail tests do not use, by process and counter.
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    34000 + ((std::process::id() as u16 % 40) * 100 + n * 10) % 6000
+    fn deref(&self) -> &MailServers {
+        &self.0
+    }
 }
 
 impl Stack {
     fn start() -> Stack {
-        for _ in 0..10 {
-            let base = candidate_base();
-            if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
-                continue;
-            }
-            let stack = Stack {
-                dir: tempfile::tempdir().expect("tempdir"),
-                base,
-            };
-            if stack.script(&["start", &stack.dir_str(), &base.to_string()]) {
-                return stack;
-            }
-        }
-        panic!("could not start the mail servers (see messages above)");
-    }
-
-    fn dir_str(&self) -> String {
-        self.dir.path().display().to_string()
-    }
-
-    fn script(&self, args: &[&str]) -> bool {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
-        let out = Command::new("bash")
-            .arg(script)
-            .args(args)
-            .output()
-            .expect("run bash");
-        if !out.status.success() {
-            eprintln!(
-                "mail-servers.sh {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        out.status.success()
-    }
-
-    fn imap_starttls_port(&self) -> u16 {
-        self.base
-    }
-
-    fn smtp_port(&self) -> u16 {
-        self.base + 1
-    }
-
-    fn imaps_port(&self) -> u16 {
-        self.base + 3
+        Stack(MailServers::start())
     }
 
     /// A configuration that works: IMAPS, SMTP with STARTTLS and a login, the
@@ -96,12 +48,6 @@ impl Stack {
                 cert.display()
             ),
         }
-    }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.script(&["stop", &self.dir_str()]);
     }
 }
 
@@ -235,7 +181,7 @@ fn everything_passes_and_says_what_works() {
 #[test]
 fn plain_imap_with_starttls_passes_too() {
     let stack = Stack::start();
-    let port = stack.imap_starttls_port();
+    let port = stack.imap_port();
     let setup = stack
         .config()
         .edit(
@@ -306,7 +252,7 @@ fn tls_setting_mismatched() {
         .edit(
             Side::Inbound,
             &format!("port = {}", stack.imaps_port()),
-            &format!("port = {}", stack.imap_starttls_port()),
+            &format!("port = {}", stack.imap_port()),
         )
         .check();
     answer.one_failure("inbound", "security setting mismatched");

@@ -8,10 +8,11 @@
 //! Trials: 12 by default; `LEGATE_SIGTERM_TRIALS=N` for more.
 
 use crate::hardening_common;
+use crate::mail_stack::MailServers;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration as StdDuration, Instant};
 
@@ -384,7 +385,7 @@ fn sigterm_over_imap_and_smtp_loses_and_repeats_nothing() {
 
 /// A judge on loopback Dovecot and Postfix; the servers stop when it is dropped.
 struct Servers {
-    stack: tempfile::TempDir,
+    stack: MailServers,
     judge: tempfile::TempDir,
     dropped: usize,
 }
@@ -423,47 +424,35 @@ impl Servers {
     }
 
     fn start() -> Servers {
-        static NEXT: std::sync::atomic::AtomicU16 = std::sync::atomic::AtomicU16::new(0);
-        for _ in 0..10 {
-            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let base = 41000 + ((std::process::id() as u16 % 50) * 100 + n * 10) % 8000;
-            if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
-                continue;
-            }
-            let stack = tempfile::tempdir().expect("tempdir");
-            if !servers(&[
-                "start",
-                &stack.path().display().to_string(),
-                &base.to_string(),
-            ]) {
-                servers(&["stop", &stack.path().display().to_string()]);
-                continue;
-            }
-            let judge = tempfile::tempdir().expect("tempdir");
-            let cert = stack.path().join("cert.pem");
-            let text = format!(
-                "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\n\
-                 [inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"tls\"\n\
-                 username = \"{JUDGE}\"\npassword = \"pw\"\npoll_seconds = 1\nca_file = \"{}\"\n\n\
-                 [outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\n\
-                 security = \"starttls\"\nca_file = \"{}\"\n",
-                base + 3,
-                cert.display(),
-                base + 1,
-                cert.display()
-            );
-            std::fs::write(judge.path().join("legate.toml"), text).expect("config");
-            return Servers {
-                stack,
-                judge,
-                dropped: 0,
-            };
+        let stack = MailServers::start();
+        let judge = tempfile::tempdir().expect("tempdir");
+        let cert = stack.cert();
+        let text = format!(
+            "[judge]\nname = \"LEGT\"\naddress = \"{JUDGE}\"\ndatabase = \"legate.db\"\n\n\
+             [inbound]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"tls\"\n\
+             username = \"{JUDGE}\"\npassword = \"pw\"\npoll_seconds = 1\nca_file = \"{}\"\n\n\
+             [outbound]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {}\n\
+             security = \"starttls\"\nca_file = \"{}\"\n",
+            stack.imaps_port(),
+            cert.display(),
+            stack.smtp_port(),
+            cert.display()
+        );
+        std::fs::write(judge.path().join("legate.toml"), text).expect("config");
+        Servers {
+            stack,
+            judge,
+            dropped: 0,
         }
-        panic!("could not start the mail servers (see messages above)");
     }
 
     fn mailbox(&self, address: &str) -> PathBuf {
-        self.stack.path().join("mail").join(address).join("Maildir")
+        self.stack
+            .dir
+            .path()
+            .join("mail")
+            .join(address)
+            .join("Maildir")
     }
 
     /// Puts mails straight into the judge's mailbox, as the server's delivery would.
@@ -491,7 +480,7 @@ impl Servers {
         // Dovecot works on the mailbox as this user (see scripts/mail-servers.sh).
         let owned = Command::new("chown")
             .args(["-R", "nobody:nogroup"])
-            .arg(self.stack.path().join("mail"))
+            .arg(self.stack.dir.path().join("mail"))
             .status()
             .expect("chown");
         assert!(owned.success(), "chown the mailbox");
@@ -532,7 +521,7 @@ impl Site for Servers {
         // counts once, unless it arrives twice in the same mailbox.
         let mut first_in: BTreeMap<String, String> = BTreeMap::new();
         let mut all = Vec::new();
-        let Ok(boxes) = std::fs::read_dir(self.stack.path().join("mail")) else {
+        let Ok(boxes) = std::fs::read_dir(self.stack.dir.path().join("mail")) else {
             return all;
         };
         for mailbox in boxes.flatten() {
@@ -551,26 +540,4 @@ impl Site for Servers {
         }
         all
     }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        servers(&["stop", &self.stack.path().display().to_string()]);
-    }
-}
-
-fn servers(args: &[&str]) -> bool {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
-    let out = Command::new("bash")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run bash");
-    if !out.status.success() {
-        eprintln!(
-            "mail-servers.sh {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    out.status.success()
 }

@@ -5,10 +5,10 @@
 //! Needs the Debian packages dovecot-imapd, dovecot-lmtpd and postfix, and root
 //! (`.ci/run` installs them).
 
+use crate::mail_stack::MailServers;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -27,65 +27,20 @@ use hardening_common::{GM as MASTER, JUDGE, POWERS, t};
 const GAME: &str = "e2e";
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// One Dovecot + Postfix pair and a judge folder; the servers stop when dropped.
-struct Stack {
-    dir: tempfile::TempDir,
-    base: u16,
-}
+/// One Dovecot + Postfix pair (`mail_stack`), with this file's ways to use it.
+struct Stack(MailServers);
 
-static NEXT: AtomicU16 = AtomicU16::new(0);
+impl std::ops::Deref for Stack {
+    type Target = MailServers;
 
-/// Ports 12000–19499, apart from the mail layer's tests; each stack takes five.
-fn candidate_base() -> u16 {
-    let n = u32::from(NEXT.fetch_add(1, Ordering::Relaxed));
-    let slot = (std::process::id().wrapping_mul(7919).wrapping_add(n * 17)) % 1500;
-    12000 + (slot * 5) as u16
-}
-
-fn port_free(port: u16) -> bool {
-    std::net::TcpListener::bind(("127.0.0.1", port)).is_ok()
+    fn deref(&self) -> &MailServers {
+        &self.0
+    }
 }
 
 impl Stack {
     fn start() -> Stack {
-        for _ in 0..10 {
-            let base = candidate_base();
-            if !(0..5).all(|i| port_free(base + i)) {
-                continue;
-            }
-            let stack = Stack {
-                dir: tempfile::tempdir().expect("tempdir"),
-                base,
-            };
-            if stack.script(&["start", &stack.dir_str(), &base.to_string()]) {
-                return stack;
-            }
-        }
-        panic!("could not start the mail servers (see messages above)");
-    }
-
-    fn dir_str(&self) -> String {
-        self.dir.path().display().to_string()
-    }
-
-    fn script(&self, args: &[&str]) -> bool {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
-        let out = Command::new("bash")
-            .arg(script)
-            .args(args)
-            .output()
-            .expect("run bash");
-        if !out.status.success() {
-            eprintln!(
-                "mail-servers.sh {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        out.status.success()
-    }
-
-    fn cert(&self) -> PathBuf {
-        self.dir.path().join("cert.pem")
+        Stack(MailServers::start())
     }
 
     /// The judge's configuration file: IMAP with STARTTLS, SMTP with STARTTLS and login.
@@ -237,12 +192,6 @@ impl Stack {
             .expect("dovecot");
         assert!(status.success(), "dovecot did not start");
         wait_port(self.base, true);
-    }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.script(&["stop", &self.dir_str()]);
     }
 }
 

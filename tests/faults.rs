@@ -6,6 +6,7 @@
 //! Dovecot and Postfix (scripts/mail-servers.sh), as the end-to-end tests do.
 
 use crate::hardening_common;
+use crate::mail_stack::MailServers;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -430,54 +431,9 @@ fn mail_queued_while_smtp_is_down_goes_out_once_when_it_returns() {
     each_answered_once(&judge, 6);
 }
 
-/// Dovecot and Postfix from scripts/mail-servers.sh, stopped when dropped.
-struct Servers {
-    dir: tempfile::TempDir,
-    base: u16,
-}
-
-impl Servers {
-    fn start() -> Servers {
-        for n in 0..10u32 {
-            let slot = (std::process::id().wrapping_mul(31).wrapping_add(n * 13)) % 1400;
-            let base = 20000 + (slot * 5) as u16;
-            if !(0..5).all(|i| TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
-                continue;
-            }
-            let s = Servers {
-                dir: tempfile::tempdir().expect("tempdir"),
-                base,
-            };
-            if s.script(&[
-                "start",
-                &s.dir.path().display().to_string(),
-                &base.to_string(),
-            ]) {
-                return s;
-            }
-        }
-        panic!("could not start the mail servers");
-    }
-
-    fn script(&self, args: &[&str]) -> bool {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
-        Command::new("bash")
-            .arg(script)
-            .args(args)
-            .status()
-            .is_ok_and(|s| s.success())
-    }
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        self.script(&["stop", &self.dir.path().display().to_string()]);
-    }
-}
-
 #[test]
 fn an_imap_connection_cut_during_a_fetch_loses_and_repeats_nothing() {
-    let servers = Servers::start();
+    let servers = MailServers::start();
     let n = 150;
     // Deliver over SMTP so Dovecot owns the mailbox.
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -3,9 +3,8 @@
 //! Needs the Debian packages dovecot-imapd, dovecot-lmtpd and postfix, and root
 //! (`.ci/run` installs them).
 
+use crate::mail_stack::MailServers;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
 use legate::config::{ImapConfig, Secret, Security, SmtpConfig};
@@ -21,13 +20,16 @@ const JUDGE: &str = "judge@judge.test";
 const PLAYER: &str = "alice@example.test";
 const PATIENCE: Duration = Duration::from_secs(10);
 
-/// One Dovecot + Postfix pair; stopped when dropped.
-struct Stack {
-    dir: tempfile::TempDir,
-    base: u16,
-}
+/// One Dovecot + Postfix pair (`mail_stack`), with this file's ways to use it.
+struct Stack(MailServers);
 
-static NEXT: AtomicU16 = AtomicU16::new(0);
+impl std::ops::Deref for Stack {
+    type Target = MailServers;
+
+    fn deref(&self) -> &MailServers {
+        &self.0
+    }
+}
 
 impl Stack {
     fn start() -> Stack {
@@ -36,60 +38,7 @@ impl Stack {
 
     /// Only `addresses` exist (others are refused at RCPT); all exist when empty.
     fn start_with(addresses: &[&str]) -> Stack {
-        for _ in 0..10 {
-            let base = candidate_base();
-            if !(0..5).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok()) {
-                continue;
-            }
-            let stack = Stack {
-                dir: tempfile::tempdir().expect("tempdir"),
-                base,
-            };
-            let base_arg = base.to_string();
-            let dir_arg = stack.dir_str();
-            let mut args = vec!["start", &dir_arg, &base_arg];
-            args.extend_from_slice(addresses);
-            if stack.script(&args) {
-                return stack;
-            }
-            // Lost a race for a port: dropping stops whatever started; try other ports.
-        }
-        panic!("could not start the mail servers (see messages above)");
-    }
-
-    fn dir_str(&self) -> String {
-        self.dir.path().display().to_string()
-    }
-
-    fn script(&self, args: &[&str]) -> bool {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mail-servers.sh");
-        let out = Command::new("bash")
-            .arg(script)
-            .args(args)
-            .output()
-            .expect("run bash");
-        if !out.status.success() {
-            eprintln!(
-                "mail-servers.sh {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        out.status.success()
-    }
-
-    fn stop(&self) {
-        assert!(self.script(&["stop", &self.dir_str()]), "stop failed");
-    }
-
-    fn restart(&self) {
-        assert!(
-            self.script(&["start", &self.dir_str(), &self.base.to_string()]),
-            "restart failed"
-        );
-    }
-
-    fn cert(&self) -> PathBuf {
-        self.dir.path().join("cert.pem")
+        Stack(MailServers::start_with(addresses))
     }
 
     fn imap(&self, user: &str, security: Security) -> ImapConfig {
@@ -131,19 +80,6 @@ impl Stack {
     fn maildir(&self, user: &str) -> PathBuf {
         self.dir.path().join("mail").join(user).join("Maildir")
     }
-}
-
-impl Drop for Stack {
-    fn drop(&mut self) {
-        self.script(&["stop", &self.dir_str()]);
-    }
-}
-
-/// Ports 20000–31999 lie below Linux's ephemeral range; each stack takes five.
-fn candidate_base() -> u16 {
-    let n = NEXT.fetch_add(1, Ordering::Relaxed) as u32;
-    let slot = (std::process::id().wrapping_mul(7919).wrapping_add(n * 13)) % 2400;
-    20000 + (slot * 5) as u16
 }
 
 fn opts() -> IngestOptions {

@@ -21,8 +21,6 @@ mod daemon;
 mod daemon_config;
 #[path = "../daemon_crash.rs"]
 mod daemon_crash;
-#[path = "../daemon_sigterm.rs"]
-mod daemon_sigterm;
 #[path = "../draw_ahead.rs"]
 mod draw_ahead;
 #[path = "../engine.rs"]

@@ -1,7 +1,8 @@
 //! Compares our DATC fixtures (`fixtures/datc/`) with two public machine-readable
 //! versions of the DATC: the jDip-format text file
 //! (`datc_v2.4_06.txt`: positions before and after) and `datc.json` (the outcome of
-//! each order). They are older than DATC 3.1 and have known defects, so every
+//! each order); and plays the recorded real-game situations beside them
+//! (`godip-extra/`, see `recorded.rs`). They are older than DATC 3.1 and have known defects, so every
 //! difference must be listed below with its reason; any other difference fails.
 //!
 //! They are not part of the project, so no test reads them: run
@@ -9,8 +10,9 @@
 //! (`cargo run --example crosscheck_datc -- DIR`). Exits non-zero on any
 //! difference not listed.
 
-#[path = "../tests/datc_support/mod.rs"]
+#[path = "../../tests/datc_support/mod.rs"]
 mod datc_support;
+mod recorded;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -506,6 +508,7 @@ fn main() -> ExitCode {
     if json < 140 {
         problems.push(format!("only {json} entries compared with datc.json"));
     }
+    problems.extend(recorded::check(&dir.join("godip-extra")));
     if problems.is_empty() {
         println!("no difference beyond the {} listed", KNOWN.len());
         return ExitCode::SUCCESS;
