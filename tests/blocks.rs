@@ -530,3 +530,15 @@ fn every_create_option_is_honoured_or_the_game_is_refused() {
     assert!(s.nmr && s.broadcast_only && s.partial);
     assert_eq!(s.rules, "2000");
 }
+
+#[test]
+fn a_refused_registration_form_never_echoes_its_password() {
+    let mut table = table();
+    let a = table.mail(
+        &address("France"),
+        "REGISTER extra\nname: France Player\npassword: s3cretR\nEND\n",
+    );
+    assert!(a.errors >= 3, "{}", a.reply_body);
+    assert_says(&a.reply_body, &["not applied because line 1 was refused"]);
+    assert!(!a.reply_body.contains("s3cretR"), "{}", a.reply_body);
+}

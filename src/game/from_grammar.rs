@@ -109,13 +109,22 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
             }
             Entry::Refused { by } => out.push(Line::Error {
                 line: l.line,
-                text: l.text.clone(),
+                text: refused_echo(&l.text),
                 message: format!("not applied because line {by} was refused"),
             }),
             Entry::BlockText | Entry::Ignored(_) => {}
         }
     }
     out
+}
+
+/// A line refused with its block, as the reply quotes it: the password field
+/// of a refused registration form is masked.
+fn refused_echo(text: &str) -> String {
+    match text.split_once(':') {
+        Some((key, _)) if key.trim().eq_ignore_ascii_case("password") => format!("{key}: ****"),
+        _ => text.to_string(),
+    }
 }
 
 /// The settings the options of `CREATE ?game pw variant <options>` ask for,
