@@ -307,7 +307,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::ForceBegin => R::ForceBegin,
         // A day without a time keeps the phase's time of day: the engine,
         // which knows the deadline, resolves it.
-        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(spec.clone()),
+        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(*spec),
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
         Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
         Command::Become(p) => R::Become(power_name(map, *p)),

@@ -699,7 +699,7 @@ pub(crate) fn closer(kind: Block, raw: &str) -> Option<bool> {
     };
     kind.closers()
         .contains(&said.as_str())
-        .then(|| matches!(said.as_str(), "signoff" | "sign off"))
+        .then_some(matches!(said.as_str(), "signoff" | "sign off"))
 }
 
 /// The block a line heads, by its first words; a misspelt `SIGNON` heads a
