@@ -260,6 +260,27 @@ fn a_refused_phase_refuses_its_orders_they_never_fall_into_another_phase() {
     let future = table.state().future_orders;
     assert_eq!(future.len(), 1);
     assert_eq!(future[0].phase, "F1901M");
+    // A good PHASE, then a refused one: the orders after the second never
+    // fall into the first's phase, nor into the current one.
+    let a = from(
+        &mut table,
+        "France",
+        "PHASE Fall 1901 Movements
+A Mar - Pie
+PHASE Summer 1902 Movement
+A Par - Pic",
+    );
+    assert_eq!(a.errors, 2, "{}", a.reply_body);
+    assert_says(
+        &a.reply_body,
+        &["Error (line 5): not applied because line 4 was refused"],
+    );
+    assert!(current_orders(&mut table, "France").is_empty());
+    let future = table.state().future_orders;
+    // A Mar - Pie replaced A Mar - Bur for the Fall; nothing else is stored.
+    let stored: Vec<String> = future[0].orders.iter().map(|o| format!("{o:?}")).collect();
+    assert_eq!(stored.len(), 1, "{stored:?}");
+    assert!(stored[0].contains("PIE"), "{stored:?}");
 }
 
 // ----- orders ---------------------------------------------------------------
@@ -508,4 +529,16 @@ fn every_create_option_is_honoured_or_the_game_is_refused() {
     assert_eq!(s.press, legate::game::model::PressKind::Grey);
     assert!(s.nmr && s.broadcast_only && s.partial);
     assert_eq!(s.rules, "2000");
+}
+
+#[test]
+fn a_refused_registration_form_never_echoes_its_password() {
+    let mut table = table();
+    let a = table.mail(
+        &address("France"),
+        "REGISTER extra\nname: France Player\npassword: s3cretR\nEND\n",
+    );
+    assert!(a.errors >= 3, "{}", a.reply_body);
+    assert_says(&a.reply_body, &["not applied because line 1 was refused"]);
+    assert!(!a.reply_body.contains("s3cretR"), "{}", a.reply_body);
 }

@@ -59,6 +59,37 @@ pub fn reason(map: &Map, r: &Reason) -> String {
         ArmyBuildAtSea { at } => format!("an army cannot be built there ({})", p(at)),
         NoBuildsLeft => "you have no builds left".into(),
         NoRemovalsLeft => "you have no more units to remove".into(),
-        other => format!("{other:?}"),
+        // Outcomes rather than refusals; named in players' words all the
+        // same, never as internal values.
+        None => "the order succeeds".into(),
+        Replaced => "a later order for the same unit replaced it".into(),
+        Conflicting => "another order for the same unit conflicts with it".into(),
+        SupportNotMatched { supported } => format!(
+            "the unit in {} was not ordered to do what the support says",
+            p(supported)
+        ),
+        ConvoyNotMatched { army } => format!(
+            "the army in {} was not ordered to make the move the convoy says",
+            p(army)
+        ),
+        ConvoyOffNamedPath { army } => format!(
+            "this fleet is not on the path the army in {} named",
+            p(army)
+        ),
+        Bounced { by, .. } => format!("the move bounced off the unit from {}", p(by)),
+        OwnUnit { at } => format!(
+            "the move would dislodge a unit of its own side in {}",
+            p(at)
+        ),
+        CutBy { by } => format!("the support was cut by the unit from {}", p(by)),
+        DisruptedBy { fleet } => format!("the convoy was disrupted in {}", p(fleet)),
+        NoConvoyRoute => "no fleets convoy along any route there".into(),
+        Paradox => "the convoy is part of a paradox".into(),
+        LandRoute => "the army took the land route".into(),
+        Unordered => "the unit had no order".into(),
+        RetreatClash { with } => format!("another unit retreated to {} too", p(with)),
+        NoRetreat => "the unit has nowhere to retreat".into(),
+        Waived => "the build was waived".into(),
+        CivilDisorder => "the power is in civil disorder".into(),
     }
 }

@@ -109,13 +109,22 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
             }
             Entry::Refused { by } => out.push(Line::Error {
                 line: l.line,
-                text: l.text.clone(),
+                text: refused_echo(&l.text),
                 message: format!("not applied because line {by} was refused"),
             }),
             Entry::BlockText | Entry::Ignored(_) => {}
         }
     }
     out
+}
+
+/// A line refused with its block, as the reply quotes it: the password field
+/// of a refused registration form is masked.
+fn refused_echo(text: &str) -> String {
+    match text.split_once(':') {
+        Some((key, _)) if key.trim().eq_ignore_ascii_case("password") => format!("{key}: ****"),
+        _ => text.to_string(),
+    }
 }
 
 /// The settings the options of `CREATE ?game pw variant <options>` ask for,
@@ -298,7 +307,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::ForceBegin => R::ForceBegin,
         // A day without a time keeps the phase's time of day: the engine,
         // which knows the deadline, resolves it.
-        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(spec.clone()),
+        Command::SetDeadline(spec) if !spec.has_time() => R::SetDeadlineDay(*spec),
         Command::SetDeadline(spec) => R::SetDeadline(date(spec, now, tz)?),
         Command::SetGrace(spec) => R::SetGrace(date(spec, now, tz)?),
         Command::Become(p) => R::Become(power_name(map, *p)),

@@ -424,6 +424,7 @@ impl Reader<'_> {
                 if !self.started
                     && orders.is_empty()
                     && !looks_like_order(self.map, &line)
+                    && !looks_like_command(&line)
                     && header != Some(Header::SignOn)
                 {
                     Entry::Ignored(Ignored::Preamble)
@@ -435,6 +436,9 @@ impl Reader<'_> {
                 }
             }
         };
+        // Before the first command, "If ..." opens a greeting more often
+        // than a block.
+        let header = header.filter(|h| self.started || *h != Header::If);
         let entry = self.scoped(n, header, entry);
         let entry = self.orphan(n, code, offset, entry);
         if matches!(entry, Entry::Orders(_) | Entry::Command(_)) {
@@ -695,7 +699,7 @@ pub(crate) fn closer(kind: Block, raw: &str) -> Option<bool> {
     };
     kind.closers()
         .contains(&said.as_str())
-        .then(|| matches!(said.as_str(), "signoff" | "sign off"))
+        .then_some(matches!(said.as_str(), "signoff" | "sign off"))
 }
 
 /// The block a line heads, by its first words; a misspelt `SIGNON` heads a
@@ -796,6 +800,15 @@ pub(crate) fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
         from = at + 1;
     }
     None
+}
+
+/// Does the line begin with a command word (other than the greetings that
+/// are sign-ons only when the whole line is one)?
+fn looks_like_command(line: &Line) -> bool {
+    line.toks.first().is_some_and(|t| {
+        let w = line.norm_of(t);
+        t.kind == Kind::Word && command::is_command_word(w) && !matches!(w, "hello" | "login")
+    })
 }
 
 /// Does the line begin like an order (unit type, power, province or order verb)?
