@@ -435,10 +435,6 @@ impl Session<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         let masked = mask_line(text);
         let text = masked.as_ref().map_or(text, |m| m.text.as_str());
-        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
-            self.fail(line, text, why);
-            return Ok(());
-        }
         let Some(name) = field(fields, &["name"]) else {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
@@ -471,6 +467,10 @@ impl Session<'_, '_, '_> {
         let password = field(fields, &["password"]);
         if password.is_some_and(|p| p.len() < 4) {
             self.fail(line, text, "a password needs at least 4 characters");
+            return Ok(());
+        }
+        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
+            self.fail(line, text, why);
             return Ok(());
         }
         let hash = password.map(crate::store::hash_password).transpose()?;

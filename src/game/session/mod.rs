@@ -439,7 +439,14 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             match idx.and_then(|i| problems[i].clone()) {
                 Some(problem) => {
                     let at = o.order.unit().map(|u| u.location.province);
-                    let msg = describe::problem(map, at, &problem);
+                    let mut msg = describe::problem(map, at, &problem);
+                    if position.phase.kind == PhaseKind::Retreat
+                        && let Some(choices) =
+                            at.and_then(|a| describe::retreat_choices(map, &rules, &position, a))
+                    {
+                        msg.push_str("; ");
+                        msg.push_str(&choices);
+                    }
                     self.fail(o.line, &o.text, msg);
                 }
                 None => {
