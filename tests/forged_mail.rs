@@ -463,3 +463,47 @@ fn mail_the_receiving_server_vouches_for_passes_its_seats_lock_and_alone_changes
     judge.once(now + Duration::minutes(5));
     assert_eq!(account_zone(&judge, france).as_deref(), Some("Asia/Tokyo"));
 }
+
+#[test]
+fn guesses_over_the_hourly_cap_are_undone_but_still_lock_the_seat_and_the_master_hears() {
+    let mut judge = Judge::new("replies_per_hour = 5\n");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "capped", now);
+    let guesser = "guesser@elsewhere.test";
+    // The cap is spent first, so every guess is read only to be undone.
+    for i in 0..5 {
+        judge.drop_mail(guesser, &format!("h{i}@x"), "x", "HELP");
+    }
+    let limit = legate::game::session::GUESS_LIMIT;
+    for i in 0..limit {
+        judge.drop_mail(
+            guesser,
+            &format!("g{i}@x"),
+            "x",
+            &format!("SIGNON Fcapped wrong{i}\nPRESS TO ALL\nhello\nENDPRESS"),
+        );
+    }
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, 5, "{report:?}");
+    assert_eq!(report.intake.rate_limited, limit, "{report:?}");
+    assert_eq!(
+        judge.count("SELECT count(*) FROM events WHERE kind = 'password.refused'"),
+        limit as i64,
+        "every guess counted"
+    );
+    let told: Vec<Sent> = to(&judge, GM)
+        .into_iter()
+        .filter(|s| s.subject.contains("Wrong passwords"))
+        .collect();
+    assert_eq!(told.len(), 1, "the master hears of the lock once");
+    assert_eq!(to(&judge, guesser).len(), 6, "five answers and one notice");
+    // The seat is locked: even the right password, in an unvouched mail, is not read.
+    judge.drop_mail(
+        POWERS[2].1,
+        "right@x",
+        "x",
+        "SIGNON Fcapped pw-F\nA Par - Bur",
+    );
+    judge.once(now + Duration::minutes(2));
+    assert_eq!(orders_of(&judge, "France"), 0);
+}
