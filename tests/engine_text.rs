@@ -513,10 +513,11 @@ fn get_register_diary_set_address_predict_history_and_set_variant() {
         a.reply_body
     );
 
-    // REGISTER: the time zone applies to the account; a foreign e-mail is refused.
+    // REGISTER: the time zone applies to the account (a player's account
+    // changes after a sign-on with the seat's password); a foreign e-mail is refused.
     let a = table.mail(
         &france,
-        "REGISTER\nname: Ann Smith\ne-mail: france@players.test\ntimezone: Asia/Tokyo\nEND\n",
+        "SIGNON Fmisc pw-france\nREGISTER\nname: Ann Smith\ne-mail: france@players.test\ntimezone: Asia/Tokyo\nEND\n",
     );
     assert_eq!(a.errors, 0, "{}", a.reply_body);
     assert!(

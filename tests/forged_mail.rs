@@ -401,3 +401,109 @@ fn signed_orders_in_bulk_or_list_mail_are_applied_and_nothing_else_is_answered()
         ]
     );
 }
+
+#[test]
+fn mail_the_receiving_server_vouches_for_passes_its_seats_lock_and_alone_changes_accounts() {
+    let mut judge = Judge::new("authserv_ids = [\"mx.judge.test\"]\n");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "vouch", now);
+    let france = POWERS[2].1;
+    let vouched = |id: &str, body: &str| {
+        format!(
+            "Authentication-Results: mx.judge.test;\n\tdkim=pass header.d=example.test header.s=s1;\n\
+             \tdmarc=pass (p=reject) header.from=example.test\n\
+             From: {france}\nTo: {JUDGE}\nSubject: orders\nMessage-ID: <{id}>\n\
+             Date: Mon, 1 Mar 2027 09:00:00 +0000\n\n{body}\n"
+        )
+    };
+    // Someone else's guesses lock France's seat.
+    for i in 0..legate::game::session::GUESS_LIMIT {
+        judge.drop_mail(
+            france,
+            &format!("g{i}@x"),
+            "x",
+            &format!("SIGNON Fvouch wrong{i}"),
+        );
+    }
+    judge.once(now + Duration::minutes(1));
+    // Unvouched, even with the right password: locked.
+    judge.drop_mail(france, "plain@x", "x", "SIGNON Fvouch pw-F\nA Par - Bur");
+    // A sender's own Authentication-Results with a server name the judge does
+    // not trust changes nothing.
+    judge.drop_raw(
+        &vouched("fake@x", "SIGNON Fvouch pw-F\nA Par - Bur")
+            .replace("mx.judge.test", "mx.evil.test"),
+    );
+    judge.once(now + Duration::minutes(2));
+    assert_eq!(orders_of(&judge, "France"), 0);
+    // Vouched for as France's own: read, lock or not.
+    judge.drop_raw(&vouched("dkim@x", "SIGNON Fvouch pw-F\nA Par - Bur"));
+    judge.once(now + Duration::minutes(3));
+    assert_eq!(orders_of(&judge, "France"), 1);
+    assert!(answer_to(&judge, france, "dkim@x").contains("Accepted: A PAR - BUR"));
+
+    // Account settings: not by unvouched mail, even with the password.
+    judge.drop_mail(
+        POWERS[1].1,
+        "tz-plain@x",
+        "x",
+        "SIGNON Evouch pw-E\nSET TIMEZONE Asia/Tokyo",
+    );
+    judge.once(now + Duration::minutes(4));
+    assert_ne!(
+        account_zone(&judge, POWERS[1].1).as_deref(),
+        Some("Asia/Tokyo")
+    );
+    let why = answer_to(&judge, POWERS[1].1, "tz-plain@x");
+    assert!(why.contains("vouches"), "{why}");
+    judge.drop_raw(&vouched(
+        "tz-vouched@x",
+        "SIGNON Fvouch pw-F\nSET TIMEZONE Asia/Tokyo",
+    ));
+    judge.once(now + Duration::minutes(5));
+    assert_eq!(account_zone(&judge, france).as_deref(), Some("Asia/Tokyo"));
+}
+
+#[test]
+fn guesses_over_the_hourly_cap_are_undone_but_still_lock_the_seat_and_the_master_hears() {
+    let mut judge = Judge::new("replies_per_hour = 5\n");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "capped", now);
+    let guesser = "guesser@elsewhere.test";
+    // The cap is spent first, so every guess is read only to be undone.
+    for i in 0..5 {
+        judge.drop_mail(guesser, &format!("h{i}@x"), "x", "HELP");
+    }
+    let limit = legate::game::session::GUESS_LIMIT;
+    for i in 0..limit {
+        judge.drop_mail(
+            guesser,
+            &format!("g{i}@x"),
+            "x",
+            &format!("SIGNON Fcapped wrong{i}\nPRESS TO ALL\nhello\nENDPRESS"),
+        );
+    }
+    let report = judge.once(now + Duration::minutes(1));
+    assert_eq!(report.intake.applied, 5, "{report:?}");
+    assert_eq!(report.intake.rate_limited, limit, "{report:?}");
+    assert_eq!(
+        judge.count("SELECT count(*) FROM events WHERE kind = 'password.refused'"),
+        limit as i64,
+        "every guess counted"
+    );
+    let told: Vec<Sent> = to(&judge, GM)
+        .into_iter()
+        .filter(|s| s.subject.contains("Wrong passwords"))
+        .collect();
+    assert_eq!(told.len(), 1, "the master hears of the lock once");
+    assert_eq!(to(&judge, guesser).len(), 6, "five answers and one notice");
+    // The seat is locked: even the right password, in an unvouched mail, is not read.
+    judge.drop_mail(
+        POWERS[2].1,
+        "right@x",
+        "x",
+        "SIGNON Fcapped pw-F\nA Par - Bur",
+    );
+    judge.once(now + Duration::minutes(2));
+    assert_eq!(orders_of(&judge, "France"), 0);
+}

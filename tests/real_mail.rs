@@ -129,3 +129,90 @@ fn orders_with_a_phone_photo_attached_are_read_and_the_photo_ignored() {
     );
     assert!(!reply.subject.contains("Error Flag"), "{}", reply.text);
 }
+
+/// The text of the mail to `addr` whose subject contains `subject`, the latest
+/// by the order the judge wrote them (Message-IDs sort by time only within a
+/// pass, so the test keeps to one such mail per pass).
+fn mail_to(judge: &Judge, addr: &str, subject: &str) -> Vec<String> {
+    to(judge, addr)
+        .into_iter()
+        .filter(|s| s.subject.contains(subject))
+        .map(|s| s.text)
+        .collect()
+}
+
+#[test]
+fn a_refused_retreat_lists_the_retreats_and_results_mark_units_without_orders() {
+    let mut judge = Judge::new("");
+    let now = t("2027-03-01T09:00:00Z");
+    started_game(&mut judge, "late", now);
+    let (france, germany) = (POWERS[2].1, POWERS[3].1);
+    let master = |judge: &mut Judge, id: &str| {
+        judge.drop_mail(GM, id, "process", "SIGNON Mlate gm-pw\nPROCESS");
+    };
+    // Spring: France and Germany order; nobody else does.
+    judge.drop_mail(france, "f1@x", "o", "SIGNON Flate pw-F\nA Mar - Bur");
+    judge.drop_mail(
+        germany,
+        "g1@x",
+        "o",
+        "SIGNON Glate pw-G\nA Mun - Ruh\nA Ber - Mun",
+    );
+    master(&mut judge, "p1@x");
+    judge.once(now + Duration::minutes(1));
+    let results = mail_to(&judge, france, "S1901M results");
+    assert_eq!(results.len(), 1, "{results:#?}");
+    let r = &results[0];
+    // England sent nothing: its units are marked and it is named.
+    assert!(
+        r.contains("England: Fleet London HOLD.  (*no orders*)")
+            || r.contains("England: Fleet London Hold.  (*no orders*)")
+            || r.lines()
+                .any(|l| l.starts_with("England:") && l.contains("(*no orders*)")),
+        "{r}"
+    );
+    assert!(r.contains("No orders were received from"), "{r}");
+    let late_line = r
+        .lines()
+        .skip_while(|l| !l.starts_with("No orders were received from"))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    for power in ["Austria", "England", "Italy", "Russia", "Turkey"] {
+        assert!(late_line.contains(power), "{late_line}");
+    }
+    assert!(
+        !late_line.contains("France") && !late_line.contains("Germany"),
+        "{late_line}"
+    );
+    // France's ordered unit carries no such mark.
+    assert!(
+        r.lines()
+            .any(|l| l.starts_with("France: Army Marseilles") && !l.contains("no orders")),
+        "{r}"
+    );
+    // Fall: Germany dislodges the French army in Burgundy.
+    judge.drop_mail(
+        germany,
+        "g2@x",
+        "o",
+        "SIGNON Glate pw-G\nA Ruh - Bur\nA Mun S A Ruh - Bur",
+    );
+    master(&mut judge, "p2@x");
+    judge.once(now + Duration::minutes(2));
+    // A retreat the rules refuse: the answer lists where the unit can go.
+    judge.drop_mail(france, "f3@x", "o", "SIGNON Flate pw-F\nA Bur - Ruh");
+    judge.once(now + Duration::minutes(3));
+    let answer = to(&judge, france)
+        .into_iter()
+        .find(|s| s.text.contains("A Bur - Ruh"))
+        .expect("answered")
+        .text;
+    assert!(
+        answer.contains(
+            "the unit in Burgundy (BUR) can retreat to Belgium, Gascony, Marseilles, \
+             Picardy or disband"
+        ),
+        "{answer}"
+    );
+}

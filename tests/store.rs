@@ -456,14 +456,14 @@ fn version_two_file_gains_outbox_attachments_and_keeps_its_mail() {
     // Roll the file back to version 2, as an older program left it.
     let conn = raw(&path);
     conn.execute_batch(
-        "DROP TABLE outbox_attachments; DROP TABLE attachment_files; PRAGMA user_version = 2;",
+        "DROP TABLE outbox_attachments; DROP TABLE attachment_files;
+         ALTER TABLE inbound_mails DROP COLUMN signed; PRAGMA user_version = 2;",
     )
     .unwrap();
     drop(conn);
 
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(LATEST_VERSION, 4);
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
     let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
     assert_eq!(mail.subject, "old");
     assert!(mail.attachments.is_empty());
@@ -1167,6 +1167,7 @@ fn version_three_attachments_are_carried_over() {
              position INTEGER NOT NULL CHECK (position >= 0),
              filename TEXT NOT NULL, content_type TEXT NOT NULL, bytes BLOB NOT NULL,
              PRIMARY KEY (outbox_id, position));
+         ALTER TABLE inbound_mails DROP COLUMN signed;
          PRAGMA user_version = 3;",
     )
     .unwrap();
@@ -1178,7 +1179,7 @@ fn version_three_attachments_are_carried_over() {
     .unwrap();
     drop(conn);
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
     let mail = store.transaction(|tx| tx.outbox(id)).unwrap().unwrap();
     let files: Vec<(&str, &[u8])> = mail
         .attachments

@@ -20,6 +20,30 @@ pub fn problem(map: &Map, at: Option<Province>, p: &OrderProblem) -> String {
     }
 }
 
+/// Where the dislodged unit in `at` may retreat, said after a refused retreat
+/// order so that the player can choose again; `None` if no unit is dislodged
+/// there.
+pub fn retreat_choices(
+    map: &Map,
+    rules: &crate::judge::Rules,
+    position: &crate::judge::Position,
+    at: Province,
+) -> Option<String> {
+    let dislodged = position.dislodged_at(at)?;
+    let mut options = crate::judge::retreat_options_with(map, rules, position, dislodged);
+    options.sort_by_key(|l| map.location_name(*l));
+    let unit = prov(map, at);
+    Some(if options.is_empty() {
+        format!("the unit in {unit} has nowhere to retreat: it can only disband")
+    } else {
+        let names: Vec<String> = options.iter().map(|l| map.location_name(*l)).collect();
+        format!(
+            "the unit in {unit} can retreat to {} or disband",
+            names.join(", ")
+        )
+    })
+}
+
 pub fn reason(map: &Map, r: &Reason) -> String {
     use Reason::*;
     let p = |x: &Province| prov(map, *x);

@@ -386,6 +386,14 @@ fn apply_in(
             detail: &e.detail.to_string(),
         })?;
     }
+    if let Some(notice) = &held.masters_notice {
+        let mut work = Work::new(tx, now, judge, inbound);
+        work.default_zone = config.timezone;
+        if let Some(key) = work.load_id(notice.game)? {
+            super::session::tell_masters_of_guessing(&mut work, &key, notice, sender)?;
+        }
+        work.flush()?;
+    }
     match held.locked {
         Some(lock) if !admission.only_if_signed => Ok(Some(answer_locked(
             tx, config, sender, inbound, &lock, now,

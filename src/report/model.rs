@@ -216,6 +216,25 @@ impl PhaseReport {
         PhaseReport::build_under(map, rules, &input)
     }
 
+    /// The powers that sent no orders for the phase: every order of theirs in
+    /// the listing went by default (units held, disbanded or removed, builds
+    /// waived). In map order.
+    pub fn powers_without_orders(&self) -> Vec<String> {
+        let mut out: Vec<(u8, String)> = Vec::new();
+        for o in &self.orders {
+            let power = o.resolution.power;
+            if out.iter().any(|(p, _)| *p == power.0) {
+                continue;
+            }
+            let mut theirs = self.orders.iter().filter(|x| x.resolution.power == power);
+            if theirs.all(|x| x.resolution.defaulted) {
+                out.push((power.0, o.power_name.clone()));
+            }
+        }
+        out.sort();
+        out.into_iter().map(|(_, name)| name).collect()
+    }
+
     /// The orders that failed, for the "why" section.
     pub fn failures(&self) -> impl Iterator<Item = &ResolvedOrder> {
         self.orders.iter().filter(|o| o.why.is_some())
@@ -279,8 +298,21 @@ fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution)
 }
 
 /// The judge's marker, or none for an order carried out. A disband that was
-/// ordered (or defaulted) is carried out, not a failure.
+/// ordered (or defaulted) is carried out, not a failure. A unit that went by
+/// default (its power sent no order for it) is marked `no orders`.
 fn marker(r: &Resolution) -> Option<String> {
+    let own = own_marker(r);
+    // A build not ordered is simply waived: that is what no order means there.
+    if !r.defaulted || matches!(r.order, Order::Waive) {
+        return own;
+    }
+    Some(match own {
+        Some(m) => format!("no orders, {m}"),
+        None => "no orders".to_string(),
+    })
+}
+
+fn own_marker(r: &Resolution) -> Option<String> {
     if fleet_dislodged_while_convoying(r) {
         return Some("dislodged".to_string());
     }

@@ -42,6 +42,7 @@ pub fn classic(map: &Map, report: &PhaseReport, who: &Recipient) -> String {
     if !report.notices.is_empty() {
         out.push('\n');
     }
+    late_powers(&mut out, report);
     let _ = writeln!(
         out,
         "{} results for {} of {}.  ({}.{:03})\n",
@@ -107,6 +108,17 @@ fn orders(out: &mut String, report: &PhaseReport) {
         out.push_str(&order_line(o));
     }
     out.push('\n');
+}
+
+/// The powers late with all their orders, named above the results block (a
+/// line inside it would be read as an order by the importers that parse it).
+fn late_powers(out: &mut String, report: &PhaseReport) {
+    let late = report.powers_without_orders();
+    if !late.is_empty() {
+        let line = format!("No orders were received from {}.", late.join(", "));
+        out.push_str(&wrap_words(&line, 4));
+        out.push('\n');
+    }
 }
 
 /// `France: Army Paris -> Burgundy.  (*bounce*)`, wrapped.

@@ -11,6 +11,7 @@ use crate::game::docs::power_name;
 use crate::game::engine::Vouch;
 use crate::game::model::{DiaryEntry, Role};
 use crate::game::process::map_for;
+use crate::game::work::Work;
 use crate::grammar::DiaryAction;
 
 /// Wrong passwords for one game within this window count towards [`GUESS_LIMIT`].
@@ -338,44 +339,16 @@ impl Session<'_, '_, '_> {
         let refused = self.wrong_passwords(id, &label, since)?;
         let told = self.work.tx.game_event_times(id, EV_MASTER_TOLD, since)?;
         if refused.len() >= GUESS_LIMIT && told.is_empty() {
-            self.tell_masters_of_guessing(&key, &label, refused.len(), lock_ends(&refused))?;
+            let notice = super::MastersNotice {
+                game: id,
+                seat: label,
+                count: refused.len(),
+                until: lock_ends(&refused),
+            };
+            let sender = self.sender.clone();
+            tell_masters_of_guessing(self.work, &key, &notice, &sender)?;
+            self.held.masters_notice = Some(notice);
         }
-        Ok(())
-    }
-
-    fn tell_masters_of_guessing(
-        &mut self,
-        key: &str,
-        seat: &str,
-        count: usize,
-        until: DateTime<Utc>,
-    ) -> Result<(), EngineError> {
-        let g = self.work.game(key);
-        let (id, name) = (g.row.id, g.state.name.clone());
-        let masters: Vec<String> = g.state.masters().map(|m| m.address.clone()).collect();
-        let subject = format!("{}:{name} - Wrong passwords", self.work.judge);
-        for to in &masters {
-            let zone = self.work.zone_of(to);
-            let body = format!(
-                ":: Judge: {}  Game: {name}\n\n\
-                 {count} wrong passwords were given for the seat {seat} in {name} within the \
-                 last hour, the last in a mail from {}. Until {}, mail that signs on to that \
-                 seat is not read, from whatever address it comes (anyone can write a \
-                 player's address in From:), unless the receiving mail server vouches for \
-                 it as the seat's own.\n\n\
-                 If a player's password may be known to someone else, the player can change \
-                 it with SET PASSWORD.\n",
-                self.work.judge,
-                self.sender,
-                until.with_timezone(&zone).format("%a %b %d %Y %H:%M %Z"),
-            );
-            self.work.send(to, subject.clone(), body, Some(id), false);
-        }
-        self.work.event(
-            Some(id),
-            EV_MASTER_TOLD,
-            json!({ "masters": masters, "refused": count }),
-        )?;
         Ok(())
     }
 
@@ -435,10 +408,6 @@ impl Session<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         let masked = mask_line(text);
         let text = masked.as_ref().map_or(text, |m| m.text.as_str());
-        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
-            self.fail(line, text, why);
-            return Ok(());
-        }
         let Some(name) = field(fields, &["name"]) else {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
@@ -471,6 +440,10 @@ impl Session<'_, '_, '_> {
         let password = field(fields, &["password"]);
         if password.is_some_and(|p| p.len() < 4) {
             self.fail(line, text, "a password needs at least 4 characters");
+            return Ok(());
+        }
+        if let Some(why) = self.account_change_refusal(field(fields, &["password"]))? {
+            self.fail(line, text, why);
             return Ok(());
         }
         let hash = password.map(crate::store::hash_password).transpose()?;
@@ -705,6 +678,45 @@ impl Session<'_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// Tells a game's masters, once an hour, that a seat of theirs is locked.
+pub(crate) fn tell_masters_of_guessing(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    notice: &super::MastersNotice,
+    from: &str,
+) -> Result<(), EngineError> {
+    let g = work.game(key);
+    let (id, name) = (g.row.id, g.state.name.clone());
+    let masters: Vec<String> = g.state.masters().map(|m| m.address.clone()).collect();
+    let subject = format!("{}:{name} - Wrong passwords", work.judge);
+    let (count, seat) = (notice.count, &notice.seat);
+    for to in &masters {
+        let zone = work.zone_of(to);
+        let body = format!(
+            ":: Judge: {}  Game: {name}\n\n\
+             {count} wrong passwords were given for the seat {seat} in {name} within the \
+             last hour, the last in a mail from {from}. Until {}, mail that signs on to \
+             that seat is not read, from whatever address it comes (anyone can write a \
+             player's address in From:), unless the receiving mail server vouches for \
+             it as the seat's own.\n\n\
+             If a player's password may be known to someone else, the player can change \
+             it with SET PASSWORD.\n",
+            work.judge,
+            notice
+                .until
+                .with_timezone(&zone)
+                .format("%a %b %d %Y %H:%M %Z"),
+        );
+        work.send(to, subject.clone(), body, Some(id), false);
+    }
+    work.event(
+        Some(id),
+        EV_MASTER_TOLD,
+        json!({ "masters": masters, "refused": count }),
+    )?;
+    Ok(())
 }
 
 /// When a lock that `refused` (times of wrong passwords in the window, oldest

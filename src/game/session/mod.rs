@@ -9,6 +9,7 @@ mod press;
 mod seats;
 mod votes;
 
+pub(crate) use account::tell_masters_of_guessing;
 pub use account::{GUESS_LIMIT, GUESS_WINDOW};
 
 use super::engine::Vouch;
@@ -115,6 +116,17 @@ pub struct Held {
     pub locked: Option<Locked>,
     /// Wrong passwords and locks met: counted even if the mail is undone.
     pub kept_events: Vec<KeptEvent>,
+    /// The masters were told of a lock: told again if the mail is undone.
+    pub masters_notice: Option<MastersNotice>,
+}
+
+/// What the masters are told when a seat is locked.
+#[derive(Clone, Debug)]
+pub struct MastersNotice {
+    pub game: GameId,
+    pub seat: String,
+    pub count: usize,
+    pub until: DateTime<Utc>,
 }
 
 /// A sign-on refused because its seat is locked.
@@ -900,7 +912,16 @@ fn verdicts(
             };
             match (problem, last) {
                 (Some(problem), _) => {
-                    let msg = describe::problem(map, unit_of(&o.order), problem);
+                    let at = unit_of(&o.order);
+                    let mut msg = describe::problem(map, at, problem);
+                    // A refused retreat says where the unit can go instead.
+                    if kind == PhaseKind::Retreat
+                        && let Some(choices) =
+                            at.and_then(|a| describe::retreat_choices(map, rules, position, a))
+                    {
+                        msg.push_str("; ");
+                        msg.push_str(&choices);
+                    }
                     Verdict::Refused(match unit {
                         Some(_) => format!("{msg}; the order in force for this unit: {in_force}"),
                         None => msg,

@@ -107,9 +107,16 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let sender = self.sender.clone();
+        // A GTD player signing on again gave the seat's password (the variant
+        // checks it); a new entrant proved nothing.
+        let state = &self.work.game(&key).state;
+        let returning = state.gtd.is_some() && state.member(&sender).is_some();
         if let Some(answer) = crate::game::variants::join(self.work, &key, &sender, password)? {
             match answer {
                 Ok(m) => {
+                    if returning {
+                        self.signed(true);
+                    }
                     self.context = Some(Context {
                         key,
                         who: Who::Joined,
