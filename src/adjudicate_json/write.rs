@@ -28,6 +28,15 @@ pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudica
 
 /// `text` as a JSON string.
 pub fn string(out: &mut Vec<u8>, text: &str) {
+    // serde_json escapes `"`, `\\` and control characters only: text without
+    // them is copied as it is.
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing to a vector cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
 }
@@ -184,6 +193,7 @@ impl Writer<'_> {
         phase(out, before.phase);
         out.extend_from_slice(b",\"results\":");
         let mut text = String::new();
+        let mut words = Words::default();
         per_power(out, &powers, |out, power| {
             let mut any = false;
             for (_, entry) in request.entries.iter().filter(|(p, _)| *p == power) {
@@ -191,7 +201,8 @@ impl Writer<'_> {
                 match entry {
                     Entry::Read { index } => match all.get(*index) {
                         Some(r) => {
-                            self.item(out, before, all, request.order_texts[*index], r, false)
+                            let text = request.order_texts[*index];
+                            self.item(out, &mut words, before, all, text, r, false)
                         }
                         None => {
                             out.extend_from_slice(b"{\"order\":");
@@ -216,7 +227,7 @@ impl Writer<'_> {
                 comma(out, &mut any);
                 text.clear();
                 write_order_text(&mut text, map, before, &r.order);
-                self.item(out, before, all, &text, r, true);
+                self.item(out, &mut words, before, all, &text, r, true);
             }
             any
         });
@@ -245,17 +256,15 @@ impl Writer<'_> {
 
     /// `"A PAR"`
     fn unit(&self, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
-        let mark = out.len();
-        self.places.write(self.map, out, loc);
-        // `"PAR"` becomes `"A PAR"`: the code has no character to escape.
-        let letter = kind.letter() as u8;
-        out.splice(mark + 1..mark + 1, [letter, b' ']);
+        self.places.write_unit(self.map, out, kind, loc);
     }
 
     /// One entry of `results`; `reason` is the report's plain-words explanation.
+    #[allow(clippy::too_many_arguments)]
     fn item(
         &self,
         out: &mut Vec<u8>,
+        words: &mut Words,
         before: &Position,
         all: &[Resolution],
         text: &str,
@@ -273,8 +282,29 @@ impl Writer<'_> {
             string(out, &reason);
         }
         out.extend_from_slice(b",\"result\":");
-        string(out, &result_text(r));
+        words.write(out, r);
         out.push(b'}');
+    }
+}
+
+/// The result words met so far in a document, each made once. The judge's
+/// words depend on the verdict and on whether the unit was dislodged
+/// (`Resolution::result_text`).
+#[derive(Default)]
+struct Words(Vec<(Verdict, bool, Box<str>)>);
+
+impl Words {
+    /// `result_text(r)` as a JSON string.
+    fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
+        let key = (contract_verdict(r), r.dislodged);
+        let i = match self.0.iter().position(|(v, d, _)| (*v, *d) == key) {
+            Some(i) => i,
+            None => {
+                self.0.push((key.0, key.1, result_text(r).into()));
+                self.0.len() - 1
+            }
+        };
+        string(out, &self.0[i].2);
     }
 }
 
@@ -288,14 +318,19 @@ fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
 /// any other failure (a build that could not be made, a convoy not used because
 /// the army went by land) had no effect, which the contract calls `void`.
 pub fn result_text(r: &Resolution) -> String {
-    if r.verdict != Verdict::Failed {
-        return r.result_text();
+    Resolution {
+        verdict: contract_verdict(r),
+        ..*r
     }
-    let verdict = match (r.order, r.reason) {
-        (Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
-        _ => Verdict::Void,
-    };
-    Resolution { verdict, ..*r }.result_text()
+    .result_text()
+}
+
+fn contract_verdict(r: &Resolution) -> Verdict {
+    match (r.verdict, r.order, r.reason) {
+        (Verdict::Failed, Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
+        (Verdict::Failed, _, _) => Verdict::Void,
+        (verdict, _, _) => verdict,
+    }
 }
 
 /// An order in classic judge syntax (`A PAR - BUR`, `F LON S A YOR - NTH`,
