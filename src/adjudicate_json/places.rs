@@ -63,13 +63,17 @@ impl Places {
             names: Vec::new(),
             powers: Vec::new(),
         };
-        for info in map.powers() {
-            for spelled in [
-                info.name.clone(),
-                info.adjective.clone(),
-                info.name.to_uppercase(),
-                info.name.to_lowercase(),
-            ] {
+        // Upper-case names first: the contract's spelling.
+        type Spelling = fn(&crate::map::PowerInfo) -> String;
+        let spellings: [Spelling; 4] = [
+            |info| info.name.to_uppercase(),
+            |info| info.name.clone(),
+            |info| info.adjective.clone(),
+            |info| info.name.to_lowercase(),
+        ];
+        for spelling in spellings {
+            for info in map.powers() {
+                let spelled = spelling(info);
                 if let Some(p) = map.power(&spelled) {
                     places.powers.push((spelled.into_boxed_str(), p));
                 }

@@ -81,28 +81,34 @@ fn json_string(text: &str) -> Box<str> {
         .into_boxed_str()
 }
 
-/// `{"POWER": [items...], ...}` for the powers with items: `items(out, power)`
-/// writes that power's items, comma-separated, and says whether it wrote any.
-fn per_power(
+/// One object of the result, `{"POWER": [items...], ...}`: `items` are
+/// `(place of the power in `powers`, item)`, in the order they come; `write`
+/// writes one item.
+fn per_power<T: Copy>(
     out: &mut Vec<u8>,
     powers: &[(&str, Power)],
-    mut items: impl FnMut(&mut Vec<u8>, Power) -> bool,
+    items: &mut [(usize, T)],
+    mut write: impl FnMut(&mut Vec<u8>, T),
 ) {
+    // Stable: a power's items keep their order.
+    items.sort_by_key(|&(rank, _)| rank);
     out.push(b'{');
-    let mut first = true;
-    for (key, power) in powers {
-        let mark = out.len();
-        if !first {
+    let mut current = None;
+    for &(rank, item) in items.iter() {
+        if current == Some(rank) {
             out.push(b',');
-        }
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b":[");
-        if items(out, *power) {
-            out.push(b']');
-            first = false;
         } else {
-            out.truncate(mark);
+            if current.is_some() {
+                out.extend_from_slice(b"],");
+            }
+            out.extend_from_slice(powers.get(rank).map_or("\"\"", |(k, _)| *k).as_bytes());
+            out.extend_from_slice(b":[");
+            current = Some(rank);
         }
+        write(out, item);
+    }
+    if current.is_some() {
+        out.push(b']');
     }
     out.push(b'}');
 }
@@ -158,98 +164,110 @@ impl Writer<'_> {
             }
         }
         out.extend_from_slice(b"],\"dislodged\":");
-        let movement = before.phase.kind == PhaseKind::Movement;
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for d in after
-                .dislodged
-                .iter()
-                .filter(|d| movement && d.unit.power == power)
-            {
-                comma(out, &mut any);
-                out.extend_from_slice(b"{\"attacker_from\":");
-                self.places.write_province(map, out, d.attacker_from);
-                out.extend_from_slice(b",\"retreats\":[");
-                if after.phase.kind == PhaseKind::Retreat {
-                    let mut listed = false;
-                    for l in crate::judge::retreat_options_with(map, rules, after, d) {
-                        comma(out, &mut listed);
-                        self.places.write(map, out, l);
-                    }
+        let rank = |p: Power| powers.iter().position(|(_, q)| *q == p).unwrap_or(0);
+        let mut items: Vec<(usize, usize)> =
+            Vec::with_capacity(all.len().max(after.units.len()) + 8);
+        if before.phase.kind == PhaseKind::Movement {
+            items.extend(
+                after
+                    .dislodged
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| (rank(d.unit.power), i)),
+            );
+        }
+        per_power(out, &powers, &mut items, |out, i| {
+            let d = &after.dislodged[i];
+            out.extend_from_slice(b"{\"attacker_from\":");
+            self.places.write_province(map, out, d.attacker_from);
+            out.extend_from_slice(b",\"retreats\":[");
+            if after.phase.kind == PhaseKind::Retreat {
+                let mut listed = false;
+                for l in crate::judge::retreat_options_with(map, rules, after, d) {
+                    comma(out, &mut listed);
+                    self.places.write(map, out, l);
                 }
-                out.extend_from_slice(b"],\"unit\":");
-                self.unit(out, d.unit.kind, d.unit.location);
-                out.extend_from_slice(if d.via_convoy {
-                    &b",\"via_convoy\":true}"[..]
-                } else {
-                    &b",\"via_convoy\":false}"[..]
-                });
             }
-            any
+            out.extend_from_slice(b"],\"unit\":");
+            self.unit(out, d.unit.kind, d.unit.location);
+            out.extend_from_slice(if d.via_convoy {
+                &b",\"via_convoy\":true}"[..]
+            } else {
+                &b",\"via_convoy\":false}"[..]
+            });
         });
         out.extend_from_slice(b",\"next_phase\":");
         phase(out, after.phase);
         out.extend_from_slice(b",\"phase\":");
         phase(out, before.phase);
         out.extend_from_slice(b",\"results\":");
+        // The orders as written, then the defaults the judge added.
+        let written = request.entries.len();
+        items.clear();
+        items.extend(
+            request
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (p, _))| (rank(*p), i)),
+        );
+        let defaults = all.iter().enumerate().skip(request.orders.len());
+        items.extend(defaults.map(|(i, r)| (rank(r.power), written + i)));
         let mut text = String::new();
         let mut words = Words::default();
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for (_, entry) in request.entries.iter().filter(|(p, _)| *p == power) {
-                comma(out, &mut any);
-                match entry {
-                    Entry::Read { index } => match all.get(*index) {
-                        Some(r) => {
-                            let text = request.order_texts[*index];
-                            self.item(out, &mut words, before, all, text, r, false)
-                        }
-                        None => {
-                            out.extend_from_slice(b"{\"order\":");
-                            string(out, request.order_texts[*index]);
-                            out.extend_from_slice(b",\"result\":\"void\"}");
-                        }
-                    },
-                    Entry::Unread { text, why } => {
-                        out.extend_from_slice(b"{\"order\":");
-                        string(out, text);
-                        out.extend_from_slice(b",\"reason\":");
-                        string(out, why);
-                        out.extend_from_slice(b",\"result\":\"void\"}");
-                    }
-                }
-            }
-            for r in all
-                .iter()
-                .skip(request.orders.len())
-                .filter(|r| r.power == power)
-            {
-                comma(out, &mut any);
+        per_power(out, &powers, &mut items, |out, i| {
+            let Some((_, entry)) = request.entries.get(i) else {
+                let Some(r) = all.get(i - written) else {
+                    return;
+                };
                 text.clear();
                 write_order_text(&mut text, map, before, &r.order);
                 self.item(out, &mut words, before, all, &text, r, true);
-            }
-            any
-        });
-        out.extend_from_slice(b",\"supply_centers\":");
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for (i, owner) in after.owners.iter().enumerate() {
-                if *owner == Some(power) {
-                    comma(out, &mut any);
-                    self.places.write_province(map, out, Province(i as u8));
+                return;
+            };
+            match entry {
+                Entry::Read { index } => {
+                    let text = request.order_texts[*index];
+                    match all.get(*index) {
+                        Some(r) => self.item(out, &mut words, before, all, text, r, false),
+                        None => {
+                            out.extend_from_slice(b"{\"order\":");
+                            string(out, text);
+                            out.extend_from_slice(b",\"result\":\"void\"}");
+                        }
+                    }
+                }
+                Entry::Unread { text, why } => {
+                    out.extend_from_slice(b"{\"order\":");
+                    string(out, text);
+                    out.extend_from_slice(b",\"reason\":");
+                    string(out, why);
+                    out.extend_from_slice(b",\"result\":\"void\"}");
                 }
             }
-            any
+        });
+        out.extend_from_slice(b",\"supply_centers\":");
+        items.clear();
+        for (i, owner) in after.owners.iter().enumerate() {
+            if let Some(p) = owner {
+                items.push((rank(*p), i));
+            }
+        }
+        per_power(out, &powers, &mut items, |out, i| {
+            self.places.write_province(map, out, Province(i as u8));
         });
         out.extend_from_slice(b",\"units\":");
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for u in after.units.iter().filter(|u| u.power == power) {
-                comma(out, &mut any);
-                self.unit(out, u.kind, u.location);
-            }
-            any
+        items.clear();
+        items.extend(
+            after
+                .units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (rank(u.power), i)),
+        );
+        per_power(out, &powers, &mut items, |out, i| {
+            let u = &after.units[i];
+            self.unit(out, u.kind, u.location);
         });
         out.push(b'}');
     }
