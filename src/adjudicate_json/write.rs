@@ -82,16 +82,17 @@ fn json_string(text: &str) -> Box<str> {
 }
 
 /// One object of the result, `{"POWER": [items...], ...}`: `items` are
-/// `(place of the power in `powers`, item)`, in the order they come; `write`
-/// writes one item.
-fn per_power<T: Copy>(
+/// `(place of the power in `powers`, index of the item)`, in the order they
+/// come; `write` writes one item.
+fn per_power(
     out: &mut Vec<u8>,
     powers: &[(&str, Power)],
-    items: &mut [(usize, T)],
-    mut write: impl FnMut(&mut Vec<u8>, T),
+    items: &mut [(usize, usize)],
+    mut write: impl FnMut(&mut Vec<u8>, usize),
 ) {
-    // Stable: a power's items keep their order.
-    items.sort_by_key(|&(rank, _)| rank);
+    // Items are pushed with rising indices: sorting by (rank, index) keeps a
+    // power's items in their order, without the stable sort's buffer.
+    items.sort_unstable();
     out.push(b'{');
     let mut current = None;
     for &(rank, item) in items.iter() {
