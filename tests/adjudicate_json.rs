@@ -505,7 +505,7 @@ fn game_documents(map: &Map) -> String {
                 _ => Spelling::Codes,
             };
             let doc = Doc { map, spelling };
-            let homes = position.phase.kind == PhaseKind::Adjustment && line % 2 == 0;
+            let homes = position.phase.kind == PhaseKind::Adjustment && line.is_multiple_of(2);
             out.push_str(&doc.write(&position, &orders, homes));
             line += 1;
             let parsed: Vec<PowerOrder> = orders

@@ -23,7 +23,7 @@ pub struct Places {
     by_letters: Vec<u16>,
     /// Per province code: what `Map::lookup` reads it as, and the same for each of
     /// its coast codes (`(letters after the slash, location)`).
-    codes: Vec<(Option<Location>, Vec<([u8; 2], Location)>)>,
+    codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
     province_json: Vec<Box<str>>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
@@ -35,6 +35,10 @@ pub struct Places {
     /// lower case), with what `Map::power` reads them as.
     powers: Vec<(Box<str>, Power)>,
 }
+
+/// A province code: what it reads as, and what each of its coast codes reads as
+/// (`(letters after the slash, location)`).
+type Code = (Option<Location>, Vec<([u8; 2], Location)>);
 
 fn slot(code: &[u8]) -> Option<usize> {
     let [a, b, c] = *code else { return None };

@@ -190,7 +190,7 @@ fn at(field: &str, key: &str, i: usize) -> String {
     format!("{field}.{key}[{i}]")
 }
 
-fn string<'s, I: Item>(path: impl FnOnce() -> String, item: &'s I) -> Result<&'s str, InputError> {
+fn string<I: Item>(path: impl FnOnce() -> String, item: &I) -> Result<&str, InputError> {
     item.text()
         .ok_or_else(|| InputError::new(path(), "expected a string"))
 }

@@ -261,6 +261,47 @@ proptest::proptest! {
             Err(e) => proptest::prop_assert!(!e.to_string().contains('\n')),
         }
     }
+
+    /// The typed reading of a line gives what the `Value` reading gives: the
+    /// same request, or the same first defect.
+    #[test]
+    fn typed_and_value_readings_agree(
+        phase in "[SFWX]?[0-9]{0,4}[MRAB]?",
+        unit in "[AFaf]? ?[A-Za-z/() ]{0,9}",
+        power in "(FRANCE|France|french|[A-Z]{0,8})",
+        order in "[AFSCH -]{0,4}[A-Za-z/ -]{0,12}",
+        place in "[A-Za-z/]{0,7}",
+        via in proptest::option::of(proptest::bool::ANY),
+        first in proptest::bool::ANY,
+    ) {
+        // Written by hand: keys in the order given, not sorted as a `Value`
+        // would print them.
+        let q = |t: &str| serde_json::to_string(t).unwrap_or_default();
+        let pair = |a: String, b: String| if first { format!("{a}, {b}") } else { format!("{b}, {a}") };
+        let via = via.map_or("null".to_string(), |b| b.to_string());
+        let text = format!(
+            "{{\"phase\": {}, \"units\": {{{}}}, \"supply_centers\": {{{}: [{}]}}, \"home_centers\": {{\"ITALY\": [{}]}}, \"dislodged\": {{{}: [{{\"unit\": \"A MUN\", \"attacker_from\": {}, \"via_convoy\": {via}}}]}}, \"contested\": [{}], \"orders\": {{{}}}}}",
+            q(&phase),
+            pair(format!("{}: [{}]", q(&power), q(&unit)), format!("\"GERMANY\": [{}]", q(&unit))),
+            q(&power),
+            q(&place),
+            q(&place),
+            q(&power),
+            q(&place),
+            q(&place),
+            pair(format!("{}: [{}]", q(&power), q(&order)), "\"ENGLAND\": [\"F LON H\"]".to_string()),
+        );
+        let doc: Value = serde_json::from_str(&text).expect("JSON");
+        let map = Map::standard();
+        let places = super::places::Places::new(map);
+        let typed = super::doc::Doc::parse(&text);
+        proptest::prop_assert!(typed.is_some(), "the typed reading takes {}", text);
+        if let Some(typed) = typed {
+            let by_type = super::read::read(map, &places, &typed, &holds);
+            let by_value = super::read::read(map, &places, &doc, &holds);
+            proptest::prop_assert_eq!(format!("{by_type:?}"), format!("{by_value:?}"));
+        }
+    }
 }
 
 /// The contract's own spelling read without the grammar gives what the grammar
