@@ -11,7 +11,7 @@
 //! then `time target/release/legate adjudicate --batch < /tmp/batch.jsonl > /dev/null`.
 
 use criterion::{Criterion, Throughput, black_box, criterion_group};
-use legate::adjudicate_json::{read_request, write_result};
+use legate::adjudicate_json::Batch;
 use legate::grammar::parse_order_in;
 use legate::judge::{Countries, Position, Rules, Unit, adjudicate};
 use legate::map::{Map, UnitKind};
@@ -219,14 +219,17 @@ fn bench(c: &mut Criterion) {
             .map(|p| (p.power, p.order))
             .map_err(|e| e.detail())
     };
+    let batch = Batch::new(map, Rules::default(), &read_order);
+    let mut out = Vec::new();
     let mut group = c.benchmark_group("json_batch");
     group.throughput(Throughput::Elements(1));
     group.bench_function("spring_1901_line", |b| {
         b.iter(|| {
-            let doc: serde_json::Value = serde_json::from_str(black_box(&line)).expect("JSON");
-            let request = read_request(map, &doc, &read_order).expect("valid request");
-            let done = adjudicate(map, &rules, &Countries, &request.position, &request.orders);
-            serde_json::to_string(&write_result(map, &rules, &request, &done)).expect("JSON")
+            out.clear();
+            batch
+                .adjudicate(black_box(&line), &mut out)
+                .expect("valid request");
+            black_box(out.len())
         })
     });
     group.finish();

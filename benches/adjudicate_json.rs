@@ -16,7 +16,7 @@
 //! counts the release binary itself on the same file.
 
 use criterion::{Criterion, Throughput, black_box, criterion_group};
-use legate::adjudicate_json::{read_request, write_result};
+use legate::adjudicate_json::{Batch, read_request};
 use legate::grammar::parse_order_in;
 use legate::judge::{Countries, Position, Rules, adjudicate};
 use legate::map::{Map, Power};
@@ -45,13 +45,10 @@ fn phases(map: &Map) -> Vec<(Position, Vec<PowerOrder>)> {
 
 /// The batch path over the whole file, into one output buffer (as `--batch`
 /// writes each result and a newline).
-fn json_batch(map: &Map, rules: &Rules, out: &mut Vec<u8>) {
+fn json_batch(batch: &Batch, out: &mut Vec<u8>) {
     out.clear();
     for line in GAMES.lines() {
-        let doc: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-        let request = read_request(map, &doc, &read_order).expect("a valid position");
-        let done = adjudicate(map, rules, &Countries, &request.position, &request.orders);
-        serde_json::to_writer(&mut *out, &write_result(map, rules, &request, &done)).expect("JSON");
+        batch.adjudicate(line, out).expect("a valid position");
         out.push(b'\n');
     }
 }
@@ -72,13 +69,14 @@ fn bench(c: &mut Criterion) {
     let map = Map::standard();
     let rules = Rules::default();
     let phases = phases(map);
+    let batch = Batch::new(map, Rules::default(), &read_order);
     let mut out = Vec::new();
     let mut group = c.benchmark_group("json_vs_core");
     group.throughput(Throughput::Elements(phases.len() as u64));
     group.bench_function("core", |b| b.iter(|| core(map, &rules, &phases)));
     group.bench_function("json_batch", |b| {
         b.iter(|| {
-            json_batch(map, &rules, &mut out);
+            json_batch(&batch, &mut out);
             black_box(out.len())
         })
     });
@@ -107,13 +105,14 @@ fn main() {
     {
         let only = std::env::var("LEGATE_COUNT_ONLY").unwrap_or_default();
         let phases = phases(map);
+        let batch = Batch::new(map, Rules::default(), &read_order);
         let mut out = Vec::new();
         for _ in 0..n {
             if only != "json" {
                 core(map, &rules, &phases);
             }
             if only != "core" {
-                json_batch(map, &rules, &mut out);
+                json_batch(&batch, &mut out);
                 black_box(out.len());
             }
         }

@@ -71,6 +71,10 @@ fn check_file(name: &str, actual: &str) {
 
 /// Runs `legate adjudicate` with `args` on `input`; returns the exit code and stdout.
 fn run(args: &[&str], input: &str) -> (i32, String) {
+    run_bytes(args, input.as_bytes())
+}
+
+fn run_bytes(args: &[&str], input: &[u8]) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_legate"))
         .arg("adjudicate")
         .args(args)
@@ -80,9 +84,9 @@ fn run(args: &[&str], input: &str) -> (i32, String) {
         .spawn()
         .expect("the legate binary runs");
     let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
+    let input = input.to_vec();
     // Written from another thread: the output may fill the pipe before the input ends.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().expect("legate finishes");
     writer.join().expect("writer").expect("write stdin");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -149,6 +153,36 @@ fn odd_and_malformed_documents_give_the_recorded_output() {
     // Some lines are malformed: the batch goes on and exits 2 at the end.
     let lines = replay("edge", "2023", 2);
     assert!(lines >= 40);
+}
+
+/// Lines end at LF or CRLF; blank lines are skipped but counted; a line that is
+/// not UTF-8 ends the batch (as recorded before the typed reading).
+#[test]
+fn line_ends_and_bytes_that_are_not_text() {
+    let input = b"{\"phase\": \"S1901M\", \"units\": {}}\n\n{\"phase\": 1}\r\n\xff\xfe\n{\"phase\": \"S1901M\", \"units\": {}}\n";
+    let (code, out) = run_bytes(&["--batch"], input);
+    assert_eq!(code, 2);
+    assert_eq!(
+        out,
+        concat!(
+            r#"{"contested":[],"dislodged":{},"next_phase":"F1901M","phase":"S1901M","results":{},"supply_centers":{},"units":{}}"#,
+            "\n",
+            r#"{"error":"phase: expected a string such as \"S1901M\"","line":3}"#,
+            "\n",
+            r#"{"error":"stdin line 4: stream did not contain valid UTF-8"}"#,
+            "\n"
+        )
+    );
+    let (code, out) = run_bytes(&[], b"\xff");
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            2,
+            "{\"error\":\"stdin: stream did not contain valid UTF-8\"}\n"
+        )
+    );
+    let (code, out) = run_bytes(&["--batch"], b"{\"phase\": \"S1901M\", \"units\": {}}");
+    assert_eq!(code, 0, "a last line without its newline: {out}");
 }
 
 /// Without `--batch`: one document in, the same result, pretty-printed.
@@ -471,7 +505,7 @@ fn game_documents(map: &Map) -> String {
                 _ => Spelling::Codes,
             };
             let doc = Doc { map, spelling };
-            let homes = position.phase.kind == PhaseKind::Adjustment && line % 2 == 0;
+            let homes = position.phase.kind == PhaseKind::Adjustment && line.is_multiple_of(2);
             out.push_str(&doc.write(&position, &orders, homes));
             line += 1;
             let parsed: Vec<PowerOrder> = orders

@@ -2,8 +2,8 @@
 //! BEL`, `F MAO S A PAR - BRE`, `BUILD F STP/NC`, `WAIVE`), read without the
 //! grammar: the fast way for the orders programs write.
 //!
-//! Only forms the grammar reads plainly are taken: upper-case words and codes of
-//! the map, one space between words, no power, no other word. The one choice the
+//! Only forms the grammar reads plainly are taken: the words and codes of the
+//! map in any letter case, one space between words, no power, no other word. The one choice the
 //! grammar makes from context is left to it: a province with coasts named
 //! without one, where a fleet goes or where a word follows (`F MAO - SPA`,
 //! `A SPA H`). `None` sends the text to the grammar, which reads everything
@@ -26,86 +26,115 @@ pub fn usable(map: &Map) -> bool {
     WORDS.iter().all(|w| map.power(w).is_none())
 }
 
+/// The words of a text cut at single spaces (as `str::split(' ')`, without
+/// its searcher).
+struct Split<'t> {
+    rest: Option<&'t str>,
+}
+
+impl<'t> Iterator for Split<'t> {
+    type Item = &'t str;
+
+    fn next(&mut self) -> Option<&'t str> {
+        let rest = self.rest?;
+        match rest.bytes().position(|b| b == b' ') {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+}
+
+/// Is `word` the keyword `key`, in any letter case (as the grammar reads it)?
+fn is(word: Option<&str>, key: &str) -> bool {
+    word.is_some_and(|w| w.eq_ignore_ascii_case(key))
+}
+
 /// The order `text` spells in a phase of this kind, or `None` for the grammar.
 pub fn read(map: &Map, places: &Places, kind: PhaseKind, text: &str) -> Option<Order> {
     if !places.plain_orders {
         return None;
     }
-    let mut words = text.split(' ');
-    let mut next = || words.next();
+    let mut words = Split { rest: Some(text) };
     let reader = Words { map, places };
-    let order = match next()? {
-        "WAIVE" => Order::Waive,
-        "BUILD" => {
-            let unit = reader.unit(next()?, next()?, None)?;
-            // A fleet built where coasts differ must name one: the grammar's error.
-            if unit.kind == Some(UnitKind::Fleet) && reader.needs_coast(unit.location) {
+    let first = words.next();
+    let order = if is(first, "WAIVE") {
+        Order::Waive
+    } else if is(first, "BUILD") {
+        let unit = reader.unit(words.next()?, words.next()?, None)?;
+        // A fleet built where coasts differ must name one: the grammar's error.
+        if unit.kind == Some(UnitKind::Fleet) && reader.needs_coast(unit.location) {
+            return None;
+        }
+        Order::Build { unit }
+    } else if is(first, "REMOVE") {
+        Order::Remove {
+            unit: reader.unit(words.next()?, words.next()?, None)?,
+        }
+    } else {
+        let place = words.next()?;
+        let verb = words.next();
+        let unit = reader.unit(first?, place, verb)?;
+        if is(verb, "H") {
+            Order::Hold { unit }
+        } else if is(verb, "D") {
+            match kind {
+                PhaseKind::Adjustment => Order::Remove { unit },
+                _ => Order::Disband { unit },
+            }
+        } else if verb == Some("-") {
+            let to_text = words.next()?;
+            let via = words.next();
+            let to = reader.place(to_text, via)?;
+            if unit.kind == Some(UnitKind::Fleet) && reader.needs_coast(to) {
                 return None;
             }
-            Order::Build { unit }
-        }
-        "REMOVE" => Order::Remove {
-            unit: reader.unit(next()?, next()?, None)?,
-        },
-        letter @ ("A" | "F") => {
-            let place = next()?;
-            let verb = next();
-            let unit = reader.unit(letter, place, verb)?;
-            match verb? {
-                "H" => Order::Hold { unit },
-                "D" if kind == PhaseKind::Adjustment => Order::Remove { unit },
-                "D" => Order::Disband { unit },
-                "-" => {
-                    let to_text = next()?;
-                    let via = next();
-                    let to = reader.place(to_text, via)?;
-                    if unit.kind == Some(UnitKind::Fleet) && reader.needs_coast(to) {
-                        return None;
-                    }
-                    let via_convoy = match via {
-                        None => false,
-                        Some("VIA") if next()? == "CONVOY" => true,
-                        Some(_) => return None,
-                    };
-                    Order::Move {
-                        unit,
-                        to,
-                        via_convoy,
-                    }
-                }
-                verb @ ("S" | "C") => {
-                    let (letter, place, after) = (next()?, next()?, next());
-                    let other = reader.unit(letter, place, after)?;
-                    match (verb, after) {
-                        ("S", None) => Order::SupportHold {
+            let via_convoy = match via {
+                None => false,
+                via if is(via, "VIA") && is(words.next(), "CONVOY") => true,
+                Some(_) => return None,
+            };
+            Order::Move {
+                unit,
+                to,
+                via_convoy,
+            }
+        } else if is(verb, "S") || is(verb, "C") {
+            let (letter, place, after) = (words.next()?, words.next()?, words.next());
+            let other = reader.unit(letter, place, after)?;
+            match after {
+                None if is(verb, "S") => Order::SupportHold {
+                    unit,
+                    supported: other,
+                },
+                Some("-") => {
+                    let to = reader.place(words.next()?, None)?;
+                    if is(verb, "S") {
+                        Order::SupportMove {
                             unit,
                             supported: other,
-                        },
-                        (_, Some("-")) => {
-                            let to = reader.place(next()?, None)?;
-                            if verb == "S" {
-                                Order::SupportMove {
-                                    unit,
-                                    supported: other,
-                                    to,
-                                }
-                            } else {
-                                Order::Convoy {
-                                    unit,
-                                    army: other,
-                                    to,
-                                }
-                            }
+                            to,
                         }
-                        _ => return None,
+                    } else {
+                        Order::Convoy {
+                            unit,
+                            army: other,
+                            to,
+                        }
                     }
                 }
                 _ => return None,
             }
+        } else {
+            return None;
         }
-        _ => return None,
     };
-    if next().is_some() {
+    if words.next().is_some() {
         return None;
     }
     Some(order)
@@ -119,10 +148,12 @@ struct Words<'a> {
 impl Words<'_> {
     /// `A PAR`, followed by `after`.
     fn unit(&self, letter: &str, place: &str, after: Option<&str>) -> Option<UnitSpec> {
-        let kind = match letter {
-            "A" => UnitKind::Army,
-            "F" => UnitKind::Fleet,
-            _ => return None,
+        let kind = if letter.eq_ignore_ascii_case("A") {
+            UnitKind::Army
+        } else if letter.eq_ignore_ascii_case("F") {
+            UnitKind::Fleet
+        } else {
+            return None;
         };
         Some(UnitSpec::new(kind, self.place(place, after)?))
     }

@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// A string of the document, borrowed from the text unless it has escapes.
 pub struct Str<'a>(pub Cow<'a, str>);
@@ -59,9 +59,32 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     }
 }
 
+/// A JSON list, room for a few items made at once.
+pub struct List<T>(pub Vec<T>);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Items<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<T> {
+            type Value = List<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<List<T>, A::Error> {
+                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(List(items))
+            }
+        }
+        d.deserialize_seq(Items(PhantomData))
+    }
+}
+
 /// `{"FRANCE": [...], ...}`: the lists in the order of their keys, which is the
 /// order the `Value` reader takes them in.
-pub struct PerPower<'a, T>(pub Vec<(Str<'a>, Vec<T>)>);
+pub struct PerPower<'a, T>(pub Vec<(Str<'a>, List<T>)>);
 
 impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for PerPower<'a, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -72,8 +95,8 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for PerPower<'a, T> {
                 f.write_str("an object of lists")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut lists: Vec<(Str<'a>, Vec<T>)> = Vec::with_capacity(8);
-                while let Some(entry) = map.next_entry::<Str<'a>, Vec<T>>()? {
+                let mut lists: Vec<(Str<'a>, List<T>)> = Vec::with_capacity(8);
+                while let Some(entry) = map.next_entry::<Str<'a>, List<T>>()? {
                     lists.push(entry);
                 }
                 // Sorted by key, as a `serde_json::Value` object iterates; a key

@@ -1,12 +1,16 @@
 //! The map's upper-case codes (`PAR`, `STP/NC`) both ways: read without the
 //! spelling table, and written as ready-made JSON strings.
 //!
-//! Reading: a code exactly as `Map::location_code` writes it is found by its
-//! letters; its meaning is what `Map::lookup` gives for it, taken once when the
-//! table is made, so the fast way and the spelling table cannot disagree. Any
-//! other spelling (`Paris`, `par`, `stp(nc)`) is left to `Map::lookup`.
+//! Reading: a code as `Map::location_code` writes it, in any letter case, is
+//! found by its letters, and a province's name as the map writes it (`Paris`)
+//! by a search of the names; what either means is what `Map::lookup` gives for
+//! that text, taken once when the table is made (`Map::lookup` ignores letter
+//! case), so the fast ways and the spelling table cannot disagree. Any other
+//! spelling (`stp(nc)`, `Mid-Atlantic Ocean`) is left to `Map::lookup`.
+//! Powers likewise: their names and adjectives as the map writes them, and the
+//! names in upper and lower case.
 
-use crate::map::{Coast, Location, Map, Province};
+use crate::map::{Coast, Location, Map, Power, Province, UnitKind};
 
 /// Three upper-case letters: 26³ slots.
 const SLOTS: usize = 26 * 26 * 26;
@@ -19,16 +23,29 @@ pub struct Places {
     by_letters: Vec<u16>,
     /// Per province code: what `Map::lookup` reads it as, and the same for each of
     /// its coast codes (`(letters after the slash, location)`).
-    codes: Vec<(Option<Location>, Vec<([u8; 2], Location)>)>,
+    codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
     province_json: Vec<Box<str>>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
     coast_json: Vec<Vec<(Coast, Box<str>)>>,
+    /// Provinces' names as the map writes them, with what `Map::lookup` reads
+    /// them as, sorted by name.
+    names: Vec<(Box<str>, Location)>,
+    /// Powers as the map writes them (name, adjective, name in upper and in
+    /// lower case), with what `Map::power` reads them as.
+    powers: Vec<(Box<str>, Power)>,
 }
+
+/// A province code: what it reads as, and what each of its coast codes reads as
+/// (`(letters after the slash, location)`).
+type Code = (Option<Location>, Vec<([u8; 2], Location)>);
 
 fn slot(code: &[u8]) -> Option<usize> {
     let [a, b, c] = *code else { return None };
-    let letter = |x: u8| x.is_ascii_uppercase().then(|| (x - b'A') as usize);
+    let letter = |x: u8| {
+        let x = x.to_ascii_uppercase();
+        x.is_ascii_uppercase().then(|| (x - b'A') as usize)
+    };
     Some((letter(a)? * 26 + letter(b)?) * 26 + letter(c)?)
 }
 
@@ -47,7 +64,25 @@ impl Places {
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),
             coast_json: Vec::with_capacity(map.province_count()),
+            names: Vec::new(),
+            powers: Vec::new(),
         };
+        // Upper-case names first: the contract's spelling.
+        type Spelling = fn(&crate::map::PowerInfo) -> String;
+        let spellings: [Spelling; 4] = [
+            |info| info.name.to_uppercase(),
+            |info| info.name.clone(),
+            |info| info.adjective.clone(),
+            |info| info.name.to_lowercase(),
+        ];
+        for spelling in spellings {
+            for info in map.powers() {
+                let spelled = spelling(info);
+                if let Some(p) = map.power(&spelled) {
+                    places.powers.push((spelled.into_boxed_str(), p));
+                }
+            }
+        }
         for p in map.provinces() {
             let code = map.location_code(p.into());
             let mut read = Vec::new();
@@ -70,8 +105,24 @@ impl Places {
             }
             places.province_json.push(json(&code));
             places.coast_json.push(written);
+            let name = map.name(p);
+            if let Some(loc) = map.lookup(name) {
+                places.names.push((name.into(), loc));
+            }
         }
+        places.names.sort();
+        places.names.dedup_by(|a, b| a.0 == b.0);
         places
+    }
+
+    /// What `Map::power` reads `name` as, the usual spellings first.
+    #[inline]
+    pub fn power(&self, map: &Map, name: &str) -> Option<Power> {
+        self.powers
+            .iter()
+            .find(|(spelled, _)| **spelled == *name)
+            .map(|&(_, p)| p)
+            .or_else(|| map.power(name))
     }
 
     /// The place a code names (`PAR`, `STP/NC`), when `text` is exactly a code
@@ -85,32 +136,54 @@ impl Places {
             3 => *plain,
             6 if b[3] == b'/' => coasts
                 .iter()
-                .find(|(letters, _)| letters[..] == b[4..6])
+                .find(|(letters, _)| letters.eq_ignore_ascii_case(&b[4..6]))
                 .map(|&(_, loc)| loc),
             _ => None,
         }
     }
 
-    /// What `Map::lookup` reads `text` as, the code first.
+    /// What `Map::lookup` reads `text` as, codes and names first.
     #[inline]
     pub fn lookup(&self, map: &Map, text: &str) -> Option<Location> {
-        self.code(text).or_else(|| map.lookup(text))
+        self.code(text)
+            .or_else(|| {
+                let i = self.names.binary_search_by(|(n, _)| (**n).cmp(text)).ok()?;
+                Some(self.names[i].1)
+            })
+            .or_else(|| map.lookup(text))
+    }
+
+    /// `loc`'s code as a JSON string, when the table has it.
+    fn known(&self, loc: Location) -> Option<&str> {
+        let p = loc.province.0 as usize;
+        let text = match loc.coast {
+            None => self.province_json.get(p)?,
+            Some(c) => &self.coast_json.get(p)?.iter().find(|(k, _)| *k == c)?.1,
+        };
+        Some(text)
     }
 
     /// `loc` as `Map::location_code` writes it, as a JSON string.
     pub fn write(&self, map: &Map, out: &mut Vec<u8>, loc: Location) {
-        let p = loc.province.0 as usize;
-        let known = match loc.coast {
-            None => self.province_json.get(p),
-            Some(c) => self
-                .coast_json
-                .get(p)
-                .and_then(|list| list.iter().find(|(k, _)| *k == c))
-                .map(|(_, text)| text),
-        };
-        match known {
+        match self.known(loc) {
             Some(text) => out.extend_from_slice(text.as_bytes()),
             None => super::write::string(out, &map.location_code(loc)),
+        }
+    }
+
+    /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
+    /// the escaped code follows `"A `.
+    pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
+        out.push(b'"');
+        out.push(kind.letter() as u8);
+        out.push(b' ');
+        match self.known(loc) {
+            Some(text) => out.extend_from_slice(&text.as_bytes()[1..]),
+            None => {
+                let mark = out.len();
+                super::write::string(out, &map.location_code(loc));
+                out.remove(mark);
+            }
         }
     }
 

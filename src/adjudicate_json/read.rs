@@ -190,7 +190,7 @@ fn at(field: &str, key: &str, i: usize) -> String {
     format!("{field}.{key}[{i}]")
 }
 
-fn string<'s, I: Item>(path: impl FnOnce() -> String, item: &'s I) -> Result<&'s str, InputError> {
+fn string<I: Item>(path: impl FnOnce() -> String, item: &I) -> Result<&str, InputError> {
     item.text()
         .ok_or_else(|| InputError::new(path(), "expected a string"))
 }
@@ -223,16 +223,8 @@ impl Reader<'_> {
         Ok(out)
     }
 
-    /// A power by its upper-case name first, then as `Map::power` reads it.
     fn power(&self, name: &str) -> Option<Power> {
-        let exact = self
-            .map
-            .powers()
-            .iter()
-            .position(|p| p.name.len() == name.len() && p.name.eq_ignore_ascii_case(name));
-        exact
-            .map(|i| Power(i as u8))
-            .or_else(|| self.map.power(name))
+        self.places.power(self.map, name)
     }
 
     fn location(&self, text: &str) -> Result<Location, String> {
@@ -625,7 +617,7 @@ fn doc_lists<'s, T>(lists: &'s Option<PerPowerDoc<'_, T>>) -> Field<Lists<'s, T>
             lists
                 .0
                 .iter()
-                .map(|(k, items)| (&*k.0, Some(items.as_slice())))
+                .map(|(k, items)| (&*k.0, Some(items.0.as_slice())))
                 .collect(),
         ),
     }

@@ -28,6 +28,15 @@ pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudica
 
 /// `text` as a JSON string.
 pub fn string(out: &mut Vec<u8>, text: &str) {
+    // serde_json escapes `"`, `\\` and control characters only: text without
+    // them is copied as it is.
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.reserve(text.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'"');
+        return;
+    }
     // Writing to a vector cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
 }
@@ -72,28 +81,35 @@ fn json_string(text: &str) -> Box<str> {
         .into_boxed_str()
 }
 
-/// `{"POWER": [items...], ...}` for the powers with items: `items(out, power)`
-/// writes that power's items, comma-separated, and says whether it wrote any.
+/// One object of the result, `{"POWER": [items...], ...}`: `items` are
+/// `(place of the power in `powers`, index of the item)`, in the order they
+/// come; `write` writes one item.
 fn per_power(
     out: &mut Vec<u8>,
     powers: &[(&str, Power)],
-    mut items: impl FnMut(&mut Vec<u8>, Power) -> bool,
+    items: &mut [(usize, usize)],
+    mut write: impl FnMut(&mut Vec<u8>, usize),
 ) {
+    // Items are pushed with rising indices: sorting by (rank, index) keeps a
+    // power's items in their order, without the stable sort's buffer.
+    items.sort_unstable();
     out.push(b'{');
-    let mut first = true;
-    for (key, power) in powers {
-        let mark = out.len();
-        if !first {
+    let mut current = None;
+    for &(rank, item) in items.iter() {
+        if current == Some(rank) {
             out.push(b',');
-        }
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b":[");
-        if items(out, *power) {
-            out.push(b']');
-            first = false;
         } else {
-            out.truncate(mark);
+            if current.is_some() {
+                out.extend_from_slice(b"],");
+            }
+            out.extend_from_slice(powers.get(rank).map_or("\"\"", |(k, _)| *k).as_bytes());
+            out.extend_from_slice(b":[");
+            current = Some(rank);
         }
+        write(out, item);
+    }
+    if current.is_some() {
+        out.push(b']');
     }
     out.push(b'}');
 }
@@ -149,113 +165,125 @@ impl Writer<'_> {
             }
         }
         out.extend_from_slice(b"],\"dislodged\":");
-        let movement = before.phase.kind == PhaseKind::Movement;
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for d in after
-                .dislodged
-                .iter()
-                .filter(|d| movement && d.unit.power == power)
-            {
-                comma(out, &mut any);
-                out.extend_from_slice(b"{\"attacker_from\":");
-                self.places.write_province(map, out, d.attacker_from);
-                out.extend_from_slice(b",\"retreats\":[");
-                if after.phase.kind == PhaseKind::Retreat {
-                    let mut listed = false;
-                    for l in crate::judge::retreat_options_with(map, rules, after, d) {
-                        comma(out, &mut listed);
-                        self.places.write(map, out, l);
-                    }
+        let rank = |p: Power| powers.iter().position(|(_, q)| *q == p).unwrap_or(0);
+        let mut items: Vec<(usize, usize)> =
+            Vec::with_capacity(all.len().max(after.units.len()) + 8);
+        if before.phase.kind == PhaseKind::Movement {
+            items.extend(
+                after
+                    .dislodged
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| (rank(d.unit.power), i)),
+            );
+        }
+        per_power(out, &powers, &mut items, |out, i| {
+            let d = &after.dislodged[i];
+            out.extend_from_slice(b"{\"attacker_from\":");
+            self.places.write_province(map, out, d.attacker_from);
+            out.extend_from_slice(b",\"retreats\":[");
+            if after.phase.kind == PhaseKind::Retreat {
+                let mut listed = false;
+                for l in crate::judge::retreat_options_with(map, rules, after, d) {
+                    comma(out, &mut listed);
+                    self.places.write(map, out, l);
                 }
-                out.extend_from_slice(b"],\"unit\":");
-                self.unit(out, d.unit.kind, d.unit.location);
-                out.extend_from_slice(if d.via_convoy {
-                    &b",\"via_convoy\":true}"[..]
-                } else {
-                    &b",\"via_convoy\":false}"[..]
-                });
             }
-            any
+            out.extend_from_slice(b"],\"unit\":");
+            self.unit(out, d.unit.kind, d.unit.location);
+            out.extend_from_slice(if d.via_convoy {
+                &b",\"via_convoy\":true}"[..]
+            } else {
+                &b",\"via_convoy\":false}"[..]
+            });
         });
         out.extend_from_slice(b",\"next_phase\":");
         phase(out, after.phase);
         out.extend_from_slice(b",\"phase\":");
         phase(out, before.phase);
         out.extend_from_slice(b",\"results\":");
-        let mut text = String::new();
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for (_, entry) in request.entries.iter().filter(|(p, _)| *p == power) {
-                comma(out, &mut any);
-                match entry {
-                    Entry::Read { index } => match all.get(*index) {
-                        Some(r) => {
-                            self.item(out, before, all, request.order_texts[*index], r, false)
-                        }
-                        None => {
-                            out.extend_from_slice(b"{\"order\":");
-                            string(out, request.order_texts[*index]);
-                            out.extend_from_slice(b",\"result\":\"void\"}");
-                        }
-                    },
-                    Entry::Unread { text, why } => {
-                        out.extend_from_slice(b"{\"order\":");
-                        string(out, text);
-                        out.extend_from_slice(b",\"reason\":");
-                        string(out, why);
-                        out.extend_from_slice(b",\"result\":\"void\"}");
-                    }
-                }
-            }
-            for r in all
+        // The orders as written, then the defaults the judge added.
+        let written = request.entries.len();
+        items.clear();
+        items.extend(
+            request
+                .entries
                 .iter()
-                .skip(request.orders.len())
-                .filter(|r| r.power == power)
-            {
-                comma(out, &mut any);
+                .enumerate()
+                .map(|(i, (p, _))| (rank(*p), i)),
+        );
+        let defaults = all.iter().enumerate().skip(request.orders.len());
+        items.extend(defaults.map(|(i, r)| (rank(r.power), written + i)));
+        let mut text = String::new();
+        let mut words = Words::default();
+        per_power(out, &powers, &mut items, |out, i| {
+            let Some((_, entry)) = request.entries.get(i) else {
+                let Some(r) = all.get(i - written) else {
+                    return;
+                };
                 text.clear();
                 write_order_text(&mut text, map, before, &r.order);
-                self.item(out, before, all, &text, r, true);
-            }
-            any
-        });
-        out.extend_from_slice(b",\"supply_centers\":");
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for (i, owner) in after.owners.iter().enumerate() {
-                if *owner == Some(power) {
-                    comma(out, &mut any);
-                    self.places.write_province(map, out, Province(i as u8));
+                self.item(out, &mut words, before, all, &text, r, true);
+                return;
+            };
+            match entry {
+                Entry::Read { index } => {
+                    let text = request.order_texts[*index];
+                    match all.get(*index) {
+                        Some(r) => self.item(out, &mut words, before, all, text, r, false),
+                        None => {
+                            out.extend_from_slice(b"{\"order\":");
+                            string(out, text);
+                            out.extend_from_slice(b",\"result\":\"void\"}");
+                        }
+                    }
+                }
+                Entry::Unread { text, why } => {
+                    out.extend_from_slice(b"{\"order\":");
+                    string(out, text);
+                    out.extend_from_slice(b",\"reason\":");
+                    string(out, why);
+                    out.extend_from_slice(b",\"result\":\"void\"}");
                 }
             }
-            any
+        });
+        out.extend_from_slice(b",\"supply_centers\":");
+        items.clear();
+        for (i, owner) in after.owners.iter().enumerate() {
+            if let Some(p) = owner {
+                items.push((rank(*p), i));
+            }
+        }
+        per_power(out, &powers, &mut items, |out, i| {
+            self.places.write_province(map, out, Province(i as u8));
         });
         out.extend_from_slice(b",\"units\":");
-        per_power(out, &powers, |out, power| {
-            let mut any = false;
-            for u in after.units.iter().filter(|u| u.power == power) {
-                comma(out, &mut any);
-                self.unit(out, u.kind, u.location);
-            }
-            any
+        items.clear();
+        items.extend(
+            after
+                .units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (rank(u.power), i)),
+        );
+        per_power(out, &powers, &mut items, |out, i| {
+            let u = &after.units[i];
+            self.unit(out, u.kind, u.location);
         });
         out.push(b'}');
     }
 
     /// `"A PAR"`
     fn unit(&self, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
-        let mark = out.len();
-        self.places.write(self.map, out, loc);
-        // `"PAR"` becomes `"A PAR"`: the code has no character to escape.
-        let letter = kind.letter() as u8;
-        out.splice(mark + 1..mark + 1, [letter, b' ']);
+        self.places.write_unit(self.map, out, kind, loc);
     }
 
     /// One entry of `results`; `reason` is the report's plain-words explanation.
+    #[allow(clippy::too_many_arguments)]
     fn item(
         &self,
         out: &mut Vec<u8>,
+        words: &mut Words,
         before: &Position,
         all: &[Resolution],
         text: &str,
@@ -273,8 +301,29 @@ impl Writer<'_> {
             string(out, &reason);
         }
         out.extend_from_slice(b",\"result\":");
-        string(out, &result_text(r));
+        words.write(out, r);
         out.push(b'}');
+    }
+}
+
+/// The result words met so far in a document, each made once. The judge's
+/// words depend on the verdict and on whether the unit was dislodged
+/// (`Resolution::result_text`).
+#[derive(Default)]
+struct Words(Vec<(Verdict, bool, Box<str>)>);
+
+impl Words {
+    /// `result_text(r)` as a JSON string.
+    fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
+        let key = (contract_verdict(r), r.dislodged);
+        let i = match self.0.iter().position(|(v, d, _)| (*v, *d) == key) {
+            Some(i) => i,
+            None => {
+                self.0.push((key.0, key.1, result_text(r).into()));
+                self.0.len() - 1
+            }
+        };
+        string(out, &self.0[i].2);
     }
 }
 
@@ -288,14 +337,19 @@ fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
 /// any other failure (a build that could not be made, a convoy not used because
 /// the army went by land) had no effect, which the contract calls `void`.
 pub fn result_text(r: &Resolution) -> String {
-    if r.verdict != Verdict::Failed {
-        return r.result_text();
+    Resolution {
+        verdict: contract_verdict(r),
+        ..*r
     }
-    let verdict = match (r.order, r.reason) {
-        (Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
-        _ => Verdict::Void,
-    };
-    Resolution { verdict, ..*r }.result_text()
+    .result_text()
+}
+
+fn contract_verdict(r: &Resolution) -> Verdict {
+    match (r.verdict, r.order, r.reason) {
+        (Verdict::Failed, Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
+        (Verdict::Failed, _, _) => Verdict::Void,
+        (verdict, _, _) => verdict,
+    }
 }
 
 /// An order in classic judge syntax (`A PAR - BUR`, `F LON S A YOR - NTH`,
