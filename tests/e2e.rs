@@ -1596,34 +1596,7 @@ async fn press_ends_where_njudge_ends_it_in_every_mailbox() {
     let config = stack.judge_config();
     let t0 = t("2027-03-01T09:00:00Z");
     let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
-    send_all(
-        &stack,
-        &[PlayerMail::plain(
-            MASTER,
-            "create@example.test",
-            "A new game",
-            &format!("CREATE ?{GAME} gm-secret standard\n"),
-        )],
-    )
-    .await;
-    legate_once(&config, t0);
-    stack.wait_delivered(MASTER, 1).await;
-    let joins: Vec<PlayerMail> = POWERS
-        .iter()
-        .map(|(power, address)| {
-            PlayerMail::plain(
-                address,
-                &format!("join-{power}@example.test"),
-                "Joining",
-                &format!("SIGNON ?{GAME} pw-{power}\nSET PREFERENCE {power}\n"),
-            )
-        })
-        .collect();
-    send_all(&stack, &joins).await;
-    legate_once(&config, minutes(5));
-    for (_, address) in POWERS {
-        stack.wait_delivered(address, 2).await;
-    }
+    start_game(&stack, &config, t0).await;
     let (france, england, germany) = (POWERS[2].1, POWERS[1].1, POWERS[3].1);
     let before = |who: &str| stack.delivered(who);
     let counts = [
@@ -1691,4 +1664,148 @@ async fn press_ends_where_njudge_ends_it_in_every_mailbox() {
     ));
     assert!(reply.contains("Accepted: A PAR - BUR"), "{reply}");
     assert!(!reply.contains("F BRE - ENG"), "{reply}");
+}
+
+/// The game `GAME` created by the master at `t0` and joined by the seven powers
+/// five minutes later, each with its own power as preference; every mail answered.
+async fn start_game(stack: &Stack, config: &Path, t0: DateTime<Utc>) {
+    send_all(
+        stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "create@example.test",
+            "A new game",
+            &format!("CREATE ?{GAME} gm-secret standard\n"),
+        )],
+    )
+    .await;
+    legate_once(config, t0);
+    stack.wait_delivered(MASTER, 1).await;
+    let joins: Vec<PlayerMail> = POWERS
+        .iter()
+        .map(|(power, address)| {
+            PlayerMail::plain(
+                address,
+                &format!("join-{power}@example.test"),
+                "Joining",
+                &format!("SIGNON ?{GAME} pw-{power}\nSET PREFERENCE {power}\n"),
+            )
+        })
+        .collect();
+    send_all(stack, &joins).await;
+    legate_once(config, t0 + chrono::Duration::minutes(5));
+    for (_, address) in POWERS {
+        stack.wait_delivered(address, 2).await;
+    }
+}
+
+/// njudge's settings and deadline habits by real mail, where the effect is on
+/// other players' mailboxes: a deadline moved to a day is announced to every
+/// player; a bare PRESS reaches nobody; under SET NO PARTIAL private press
+/// reaches nobody while a broadcast still reaches everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deadline_changes_and_press_settings_reach_every_mailbox_as_on_njudge() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    start_game(&stack, &config, t0).await;
+    let (france, england) = (POWERS[2].1, POWERS[1].1);
+    let count = |who: &str| stack.delivered(who);
+    let press_in = |mails: &[InboundMail]| -> usize {
+        mails
+            .iter()
+            .filter(|m| subject_of(m).contains("Press from"))
+            .count()
+    };
+
+    // The master moves the deadline to a weekday: every player is told.
+    let before: Vec<usize> = POWERS.iter().map(|(_, a)| count(a)).collect();
+    let master = format!("SIGNON M{GAME} gm-secret\nSET DEADLINE Tue\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "deadline@example.test",
+            "deadline",
+            &master,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(10));
+    for ((_, address), n) in POWERS.iter().zip(&before) {
+        stack.wait_delivered(address, n + 1).await;
+        let told = mailbox(&stack, address).await;
+        assert!(
+            told.iter()
+                .any(|m| subject_of(m).contains("Deadline changed")),
+            "{address} was not told of the new deadline"
+        );
+    }
+
+    // A bare PRESS: France is told what is missing, England gets nothing.
+    let england_press = press_in(&mailbox(&stack, england).await);
+    let (f, e) = (count(france), count(england));
+    let bare = format!("SIGNON F{GAME} pw-F\nPRESS\nOur secret plan.\nENDPRESS\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            france,
+            "bare@example.test",
+            "bare press",
+            &bare,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(15));
+    stack.wait_delivered(france, f + 1).await;
+    let reply = text_of(one_with(&mailbox(&stack, france).await, "bare press"));
+    assert!(reply.contains("PRESS TO"), "{reply}");
+    assert_eq!(count(england), e, "the bare press reached England");
+
+    // SET NO PARTIAL: private press is refused, a broadcast still goes out.
+    let master = format!("SIGNON M{GAME} gm-secret\nSET NO PARTIAL\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "nopartial@example.test",
+            "no partial",
+            &master,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(20));
+    let f = count(france);
+    let mails = format!(
+        "SIGNON F{GAME} pw-F\nPRESS TO E\nJust us two?\nENDPRESS\nBROADCAST\nHello all.\nENDPRESS\n"
+    );
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            france,
+            "partial@example.test",
+            "partial press",
+            &mails,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(25));
+    stack.wait_delivered(france, f + 1).await;
+    stack.wait_delivered(england, e + 1).await;
+    let reply = text_of(one_with(&mailbox(&stack, france).await, "partial press"));
+    assert!(reply.contains("no partial press"), "{reply}");
+    let england_mail = mailbox(&stack, england).await;
+    assert_eq!(
+        press_in(&england_mail),
+        england_press + 1,
+        "only the broadcast"
+    );
+    assert!(
+        england_mail
+            .iter()
+            .filter(|m| subject_of(m).contains("Press from"))
+            .all(|m| !text_of(m).contains("Just us two?")),
+        "the private press reached England"
+    );
 }
