@@ -145,6 +145,7 @@ fn destination(
 /// Where `unit` goes when ordered over one border to `to`, coast settled, or
 /// why it cannot go there. Moves and retreats are both checked by it, so a
 /// coast the unit cannot reach is refused alike in both phases.
+#[inline]
 pub(crate) fn step_target(
     map: &Map,
     rules: &Rules,
