@@ -169,26 +169,10 @@ impl Tx<'_> {
     }
 
     /// How many mails from `sender` (ignoring case) received at or after `since`
-    /// were stored no later than mail `upto` (itself included): its place in the
-    /// sender's hour, even when later mails of the same batch are stored already.
-    pub fn inbound_count_from(
-        &self,
-        sender: &str,
-        since: DateTime<Utc>,
-        upto: InboundId,
-    ) -> Result<usize, StoreError> {
-        let n: Option<i64> = self.query_opt(
-            "SELECT count(*) FROM inbound_mails
-             WHERE sender = ?1 COLLATE NOCASE AND received_at >= ?2 AND id <= ?3",
-            params![sender, to_secs(since), upto.0],
-            |r| Ok(r.get(0)?),
-        )?;
-        Ok(n.unwrap_or(0) as usize)
-    }
-
-    /// Like [`Tx::inbound_count_from`], but only the mails that did not sign on
-    /// with a seat's right password ([`Tx::mark_inbound_signed`]): the budget
-    /// anyone who writes `sender` in From: can spend.
+    /// that did not sign on with a seat's right password
+    /// ([`Tx::mark_inbound_signed`]) were stored no later than mail `upto` (itself
+    /// included): its place in the budget anyone who writes `sender` in From: can
+    /// spend, even when later mails of the same batch are stored already.
     pub fn inbound_unsigned_count_from(
         &self,
         sender: &str,
