@@ -253,12 +253,6 @@ impl GameState {
             .find(|m| m.address.eq_ignore_ascii_case(address))
     }
 
-    pub fn member_mut(&mut self, address: &str) -> Option<&mut Member> {
-        self.members
-            .iter_mut()
-            .find(|m| m.address.eq_ignore_ascii_case(address))
-    }
-
     /// The player of a power.
     pub fn player_of(&self, power: &str) -> Option<&Member> {
         self.members.iter().find(|m| {
