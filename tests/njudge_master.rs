@@ -436,3 +436,32 @@ fn the_masters_sign_on_and_list_show_who_has_ordered() {
         p.reply_body
     );
 }
+
+#[test]
+fn prfrand_named_at_create_assigns_powers_by_lot_alone() {
+    let mut table = Table::created_by_mail("bylot", "standard nolist prfrand");
+    let s = table.state();
+    assert!(!s.settings.house.listed);
+    assert_eq!(
+        s.settings.house.assign,
+        legate::game::house::AssignBy::Random
+    );
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "SIGNON ?bylot {}\nSET PREFERENCE {}\n",
+            password(&addr),
+            &power[..1]
+        );
+        no_errors(table.mail(&addr, &body));
+    }
+    let s = table.state();
+    assert_eq!(s.status, Status::Active);
+    // By list every player would have their own first choice; by lot (a
+    // fixed secret here) they do not.
+    let own = POWERS
+        .iter()
+        .filter(|p| s.player_of(p).map(|m| m.address.clone()) == Some(address(p)))
+        .count();
+    assert!(own < 7, "every player got their preference");
+}
