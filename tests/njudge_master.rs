@@ -463,3 +463,16 @@ fn prfrand_named_at_create_assigns_powers_by_lot_alone() {
         .count();
     assert!(own < 7, "every player got their preference");
 }
+
+#[test]
+fn process_with_a_phase_processes_only_that_phase() {
+    let mut table = table();
+    one_error(
+        table.master_mail("PROCESS Fall 1901 Movement\n"),
+        "nothing was processed",
+    );
+    assert_eq!(table.phase().to_string(), "S1901M");
+    let a = no_errors(table.master_mail("PROCESS Spring 1901 Movement\n"));
+    assert!(a.processed >= 1);
+    assert_eq!(table.phase().to_string(), "F1901M");
+}

@@ -197,6 +197,8 @@ pub enum Request {
     ClearLater,
     /// `UNSTART` (master): back to forming before the first phase is processed.
     Unstart,
+    /// `PROCESS <phase>` (master): processed only if that is the current phase.
+    ProcessPhase(Phase),
     /// `ROLLBACK n` (master): to the state before njudge's turn `n` was processed.
     RollbackTurn(u32),
     /// A game setting in njudge's words (master, or any player when unmoderated).

@@ -348,6 +348,13 @@ impl Session<'_, '_, '_> {
                 self.rollback(line, text, &key, to)?
             }
             RollbackTurn(n) => self.rollback(line, text, &key, RollbackTo::Turn(*n))?,
+            ProcessPhase(p) => {
+                if let Some(why) = self.not_the_phase(&key, *p) {
+                    self.fail(line, text, why);
+                } else {
+                    return self.master_command(line, text, &Process);
+                }
+            }
             Unstart => self.unstart(line, text, &key)?,
             Flag(flag) => self.set_flag(line, text, &key, flag)?,
             SetClocks { kind, fields } => self.set_clocks(text, &key, Some(*kind), fields),

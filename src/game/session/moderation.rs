@@ -462,6 +462,20 @@ impl Session<'_, '_, '_> {
         self.ok(text, "Schedule changed; it applies from the next phase.");
     }
 
+    /// `PROCESS <phase>` (njudge, `master`): "the process command will be
+    /// ignored unless that is indeed the current phase". Why it is not.
+    pub(super) fn not_the_phase(&self, key: &str, want: crate::phase::Phase) -> Option<String> {
+        let state = &self.work.game(key).state;
+        let now = state.phase_name().unwrap_or("none");
+        (now != want.to_string()).then(|| {
+            format!(
+                "{} is at {now}, not {want}: nothing was processed (PROCESS <phase> \
+                 processes only the phase it names)",
+                state.name
+            )
+        })
+    }
+
     /// `EJECT`: njudge tells the ejected player, and the game.
     pub(super) fn tell_ejected(
         &mut self,
