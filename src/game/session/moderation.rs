@@ -296,7 +296,7 @@ impl Session<'_, '_, '_> {
         let forming = status == Status::Forming;
         let players = g.state.players().count();
         let before_start =
-            |what: &str| format!("{name} has started: {what} is set before the start");
+            |what: &str| format!("{name} has started; {what} can only be set while it forms");
         let answer: Result<String, String> = match flag {
             GameFlag::List(on) => {
                 self.work.game_mut(key).state.settings.house.listed = *on;
@@ -336,7 +336,7 @@ impl Session<'_, '_, '_> {
                     Ok(format!("{n} supply centres win {name}."))
                 }
             }
-            GameFlag::ManualStart(_) if !forming => Err(before_start("the start")),
+            GameFlag::ManualStart(_) if !forming => Err(before_start("manual or automatic start")),
             GameFlag::ManualStart(on) => {
                 self.work.game_mut(key).state.settings.house.manual_start = *on;
                 if *on {
@@ -535,7 +535,10 @@ impl Session<'_, '_, '_> {
     /// players have submitted").
     pub(super) fn order_status(&self, key: &str) -> String {
         let state = &self.work.game(key).state;
-        if !matches!(state.status, Status::Active | Status::Paused) {
+        // Variants with their own seats and secrets (GTD's commanders, the
+        // Agora's contestants, Twilight Zone maps) keep their own accounts.
+        let own_seats = state.gtd.is_some() || state.agora.is_some() || state.twilight.is_some();
+        if own_seats || !matches!(state.status, Status::Active | Status::Paused) {
             return String::new();
         }
         let (Ok(map), Some(phase)) = (map_for(&state.settings.variant), state.phase_name()) else {
