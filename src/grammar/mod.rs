@@ -9,7 +9,7 @@
 //! Layout: `lexer` (tokens, nom), `lexicon` (provinces, coasts, powers,
 //! suggestions), `order` (orders), `variant` (variant orders), `command` (judge
 //! commands), `date` (njudge dates), `body` (mail-body structure), `canonical`
-//! (printing), `error`.
+//! (printing), `shape` (what an unread line looks like), `error`.
 
 mod body;
 mod canonical;
@@ -19,6 +19,7 @@ mod error;
 mod lexer;
 mod lexicon;
 mod order;
+mod shape;
 pub mod testing;
 mod variant;
 
