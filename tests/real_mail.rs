@@ -379,7 +379,7 @@ fn a_signature_is_not_read_and_raises_no_error_flag() {
     // after the last order.
     for (id, line, said) in [
         ("t1@x", "F Bree - Mao", "did you mean Brest"),
-        ("t2@x", "Lodon - Eng", "Error (line 3)"),
+        ("t2@x", "Lodon - Eng", "did you mean London"),
         ("t3@x", "Marx S Par - Bur", "Error (line 3)"),
         ("t4@x", "SETT WAIT", "did you mean SET"),
     ] {

@@ -18,7 +18,7 @@ use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind, Line};
 use super::lexicon;
 use super::order::{self, Ctx, ParsedOrder, order_line};
-use super::shape::{ORDER_WORDS, Shape, shape};
+use super::shape::{ORDER_WORDS, Shape, order_marked, shape};
 use super::variant::{VariantOrder, is_variant_line, variant_canonical, variant_line};
 
 /// An order found in a body.
@@ -707,7 +707,7 @@ impl Reader<'_> {
                         orders.push(OrderItem::Order(p));
                     }
                 }
-                Err(e) => errors.push(unknown_command(&e, cur)),
+                Err(e) => errors.push(unknown_command(ctx.map, &e, cur)),
             }
             // On to the next separator, whatever happened.
             while !cur.at_end() && !cur.is_kind(Kind::Comma) && !cur.is_kind(Kind::Semi) {
@@ -791,8 +791,9 @@ fn signs_on(c: &Command) -> bool {
 }
 
 /// An unknown first word close to a command word reads better as a misspelt
-/// command than as an unknown province.
-fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
+/// command than as an unknown province, unless the line has an order's marks
+/// (`Lodon - Eng` is London, not LOGIN).
+fn unknown_command(map: &Map, e: &GrammarError, cur: &Cursor) -> GrammarError {
     let first = cur.line.toks.first();
     let at_first = e.column == first.map(|t| t.col as usize);
     if e.kind != ErrorKind::UnknownProvince || !at_first {
@@ -806,7 +807,7 @@ fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
     // as such, before any province it is also close to.
     let sug = lexicon::suggest_keyword(word, ORDER_WORDS)
         .or_else(|| lexicon::suggest_keyword(word, command::COMMAND_WORDS));
-    if sug.is_none() && e.suggestion.is_some() {
+    if e.suggestion.is_some() && (sug.is_none() || order_marked(map, cur.line)) {
         return e.clone();
     }
     let found = cur.line.raw_of(t);

@@ -105,6 +105,12 @@ fn order_marks(map: &Map, line: &Line) -> Shape {
     Shape::Prose
 }
 
+/// Does the line hold an order's marks (a dash or an order's verb next to a
+/// province)?
+pub(crate) fn order_marked(map: &Map, line: &Line) -> bool {
+    order_marks(map, line) == Shape::Order
+}
+
 /// The line's text with its first word replaced.
 fn with_first(line: &Line, first: &Token, word: &str) -> String {
     let (start, end) = (first.raw.0 as usize, first.raw.1 as usize);
