@@ -146,17 +146,7 @@ fn outcome(judge: &Judge) -> Outcome {
         .expect("query")
         .collect::<Result<Vec<_>, _>>()
         .expect("rows");
-    let mut stmt = conn
-        .prepare(
-            "SELECT i.message_id, i.status, (SELECT count(*) FROM outbox o WHERE o.in_reply_to = i.id) \
-             FROM inbound_mails i ORDER BY i.message_id",
-        )
-        .expect("inbound");
-    let inbound = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .expect("query")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("rows");
+    let inbound = inbound_answers(&conn).expect("inbound");
     let mut mail: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for s in judge.sent() {
         for to in &s.to {
@@ -202,17 +192,7 @@ fn check_after_kill(judge: &Judge) -> Result<(), String> {
     let store = legate::store::Store::open(judge.db()).map_err(|e| format!("reopen: {e}"))?;
     drop(store);
     let conn = judge.sql();
-    let mut stmt = conn
-        .prepare(
-            "SELECT i.message_id, i.status, (SELECT count(*) FROM outbox o WHERE o.in_reply_to = i.id) \
-             FROM inbound_mails i",
-        )
-        .map_err(|e| e.to_string())?;
-    let rows: Vec<(String, String, i64)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .map_err(|e| e.to_string())?
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+    let rows = inbound_answers(&conn).map_err(|e| e.to_string())?;
     for (id, status, replies) in rows {
         let ok = matches!(
             (status.as_str(), replies),

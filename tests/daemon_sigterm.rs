@@ -198,17 +198,7 @@ fn queued(judge: &impl Site) -> i64 {
 /// taken out of `new/`, and no mail sent twice.
 fn check_after_stop(judge: &impl Site, mails: usize) -> Result<(), String> {
     let conn = sql(judge);
-    let mut stmt = conn
-        .prepare(
-            "SELECT i.message_id, i.status, (SELECT count(*) FROM outbox o WHERE o.in_reply_to = i.id) \
-             FROM inbound_mails i",
-        )
-        .map_err(|e| e.to_string())?;
-    let rows: Vec<(String, String, i64)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .map_err(|e| e.to_string())?
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+    let rows = inbound_answers(&conn).map_err(|e| e.to_string())?;
     for (id, status, replies) in &rows {
         if (status.as_str(), *replies) != ("processed", 1) {
             return Err(format!(

@@ -9,14 +9,6 @@ use crate::hardening_common;
 use chrono::Duration;
 use hardening_common::*;
 
-fn to(judge: &Judge, addr: &str) -> Vec<Sent> {
-    judge
-        .sent()
-        .into_iter()
-        .filter(|s| s.to == vec![addr.to_string()])
-        .collect()
-}
-
 fn orders_of(judge: &Judge, power: &str) -> i64 {
     judge.count(&format!(
         "SELECT count(*) FROM orders WHERE power = '{power}'"
@@ -47,7 +39,8 @@ fn a_flood_of_forged_mail_does_not_hold_up_the_players_signed_orders() {
     let report = judge.once(now + Duration::minutes(10));
     assert_eq!(report.intake.applied, 1, "{report:?}");
     assert_eq!(orders_of(&judge, "France"), 2, "the orders are stored");
-    let answers: Vec<Sent> = to(&judge, france)
+    let answers: Vec<Sent> = judge
+        .sent_to(france)
         .into_iter()
         .filter(|s| s.text.contains("Accepted: A PAR - BUR"))
         .collect();
@@ -103,7 +96,8 @@ fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
     let before: Vec<String> = judge.sent().into_iter().map(|s| s.message_id).collect();
     let report = judge.once(now + Duration::minutes(1));
     assert_eq!(report.intake.applied, limit + 1, "{report:?}");
-    let press: Vec<Sent> = to(&judge, england)
+    let press: Vec<Sent> = judge
+        .sent_to(england)
         .into_iter()
         .filter(|s| !before.contains(&s.message_id))
         .collect();
@@ -116,7 +110,8 @@ fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
             .collect::<Vec<_>>()
     );
     assert_eq!(orders_of(&judge, "France"), 0, "no order stored");
-    let last = to(&judge, france)
+    let last = judge
+        .sent_to(france)
         .into_iter()
         .find(|s| s.text.contains("is locked until"))
         .expect("the locked mail is answered");
@@ -128,7 +123,8 @@ fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
     assert!(!last.text.contains("Signed on"), "{}", last.text);
     // The master was told of the guessing.
     assert!(
-        to(&judge, GM)
+        judge
+            .sent_to(GM)
             .iter()
             .any(|s| s.subject.contains("Wrong passwords"))
     );
@@ -139,14 +135,6 @@ fn guesses_during_a_lock_apply_nothing_whatever_the_password() {
 }
 
 /// The text of the answer to the mail with Message-ID `id`.
-fn answer_to(judge: &Judge, addr: &str, id: &str) -> String {
-    to(judge, addr)
-        .into_iter()
-        .find(|s| s.raw.windows(id.len()).any(|w| w == id.as_bytes()))
-        .map(|s| s.text)
-        .unwrap_or_else(|| panic!("an answer to {id}"))
-}
-
 fn account_zone(judge: &Judge, addr: &str) -> Option<String> {
     judge
         .sql()
@@ -205,7 +193,7 @@ fn forged_account_changes_change_nothing_and_say_why() {
         })
         .expect("state");
     assert!(!seat.contains("thief@"), "no seat moved");
-    let why = |id: &str| answer_to(&judge, france, id);
+    let why = |id: &str| judge.answer_to(france, id).text;
     for id in ["f-tz@x", "f-reg@x"] {
         let text = why(id);
         assert!(
@@ -226,16 +214,22 @@ fn forged_account_changes_change_nothing_and_say_why() {
     );
     judge.once(now + Duration::minutes(2));
     assert_eq!(account_zone(&judge, france).as_deref(), Some("Asia/Tokyo"));
-    let text = answer_to(&judge, france, "real-tz@x");
+    let text = judge.answer_to(france, "real-tz@x").text;
     assert!(text.contains("this judge's own address"), "{text}");
     // From the player's new address, with the password: the seat moves, and
     // the address it leaves is told.
     let new = "new-france@example.test";
     judge.drop_mail(new, "real-move@x", "x", "SIGNON Facct pw-F\nSET ADDRESS");
     judge.once(now + Duration::minutes(3));
-    assert!(answer_to(&judge, new, "real-move@x").contains(&format!("now goes to {new}")));
     assert!(
-        to(&judge, france)
+        judge
+            .answer_to(new, "real-move@x")
+            .text
+            .contains(&format!("now goes to {new}"))
+    );
+    assert!(
+        judge
+            .sent_to(france)
             .iter()
             .any(|s| s.subject.contains("Address changed") && s.text.contains(new))
     );
@@ -364,9 +358,10 @@ fn signed_orders_in_bulk_or_list_mail_are_applied_and_nothing_else_is_answered()
     assert_eq!(report.intake.ignored, 1, "{report:?}");
     assert_eq!(orders_of(&judge, "France"), 1);
     assert_eq!(orders_of(&judge, "England"), 1);
-    let answer = answer_to(&judge, france, "bulk1@x");
+    let answer = judge.answer_to(france, "bulk1@x").text;
     assert!(answer.contains("Accepted: A PAR - BUR"), "{answer}");
-    let reply = to(&judge, france)
+    let reply = judge
+        .sent_to(france)
         .into_iter()
         .find(|s| s.text.contains("Accepted: A PAR - BUR"))
         .expect("reply");
@@ -376,7 +371,8 @@ fn signed_orders_in_bulk_or_list_mail_are_applied_and_nothing_else_is_answered()
         "RFC 3834: {raw}"
     );
     assert!(
-        !to(&judge, england)
+        !judge
+            .sent_to(england)
             .iter()
             .any(|s| s.text.contains("F LON - NTH")),
         "list mail is not answered"
@@ -440,7 +436,12 @@ fn mail_the_receiving_server_vouches_for_passes_its_seats_lock_and_alone_changes
     judge.drop_raw(&vouched("dkim@x", "SIGNON Fvouch pw-F\nA Par - Bur"));
     judge.once(now + Duration::minutes(3));
     assert_eq!(orders_of(&judge, "France"), 1);
-    assert!(answer_to(&judge, france, "dkim@x").contains("Accepted: A PAR - BUR"));
+    assert!(
+        judge
+            .answer_to(france, "dkim@x")
+            .text
+            .contains("Accepted: A PAR - BUR")
+    );
 
     // Account settings: not by unvouched mail, even with the password.
     judge.drop_mail(
@@ -454,7 +455,7 @@ fn mail_the_receiving_server_vouches_for_passes_its_seats_lock_and_alone_changes
         account_zone(&judge, POWERS[1].1).as_deref(),
         Some("Asia/Tokyo")
     );
-    let why = answer_to(&judge, POWERS[1].1, "tz-plain@x");
+    let why = judge.answer_to(POWERS[1].1, "tz-plain@x").text;
     assert!(why.contains("vouches"), "{why}");
     judge.drop_raw(&vouched(
         "tz-vouched@x",
@@ -491,12 +492,17 @@ fn guesses_over_the_hourly_cap_are_undone_but_still_lock_the_seat_and_the_master
         limit as i64,
         "every guess counted"
     );
-    let told: Vec<Sent> = to(&judge, GM)
+    let told: Vec<Sent> = judge
+        .sent_to(GM)
         .into_iter()
         .filter(|s| s.subject.contains("Wrong passwords"))
         .collect();
     assert_eq!(told.len(), 1, "the master hears of the lock once");
-    assert_eq!(to(&judge, guesser).len(), 6, "five answers and one notice");
+    assert_eq!(
+        judge.sent_to(guesser).len(),
+        6,
+        "five answers and one notice"
+    );
     // The seat is locked: even the right password, in an unvouched mail, is not read.
     judge.drop_mail(
         POWERS[2].1,

@@ -61,6 +61,7 @@ fn ignored_reason(i: Ignored) -> &'static str {
         Ignored::Preamble => "preamble",
         Ignored::Signature => "signature",
         Ignored::AfterEnd => "after end",
+        Ignored::Closing => "closing",
     }
 }
 
@@ -88,10 +89,18 @@ fn line_json(map: &Map, l: &BodyLine) -> String {
             ",\"ignored\":true,\"reason\":{}",
             js(ignored_reason(*why))
         )),
-        Entry::Error { error, orders } => {
+        Entry::Error {
+            error,
+            orders,
+            more,
+        } => {
             s.push_str(&format!(",\"error\":{}", js(&error.to_string())));
             if let Some(c) = error.column {
                 s.push_str(&format!(",\"column\":{c}"));
+            }
+            if !more.is_empty() {
+                let rest: Vec<String> = more.iter().map(|e| js(&e.to_string())).collect();
+                s.push_str(&format!(",\"more_errors\":[{}]", rest.join(",")));
             }
             if !orders.is_empty() {
                 let good: Vec<String> = orders.iter().map(|i| item_canonical(map, i)).collect();

@@ -459,6 +459,7 @@ fn compose_reply(
     empty: bool,
 ) -> (String, String, Option<crate::store::GameId>) {
     let context = session.context_game();
+    let completed = session.completed();
     let mut subject = String::new();
     if session.errors > 0 {
         subject.push_str("[Error Flag] ");
@@ -469,7 +470,8 @@ fn compose_reply(
         subject.push(':');
         subject.push_str(game);
         body.push_str(&format!("  Game: {game}"));
-        if let Some(p) = phase {
+        // The phase the mail's orders were for, even once it is processed.
+        if let Some(p) = completed.map(|c| &c.phase).or(phase.as_ref()) {
             subject.push_str(" - ");
             subject.push_str(p);
         }
@@ -488,7 +490,7 @@ fn compose_reply(
         body.push_str(&super::answers::help());
         body.push('\n');
     }
-    for r in &session.reply {
+    for r in session.reply() {
         body.push_str(r);
         body.push_str("\n\n");
     }
@@ -498,7 +500,17 @@ fn compose_reply(
             session.errors
         ));
     }
-    if let Some((_, text)) = summary {
+    // Orders that completed their phase are shown for it: the summary now
+    // would speak of the next phase.
+    let orders = match completed {
+        Some(c) => Some(format!(
+            "{}\nEvery order for {} is in: the phase is being processed now, and its \
+             results follow in a separate mail.",
+            c.orders, c.phase
+        )),
+        None => summary.map(|(_, text)| text),
+    };
+    if let Some(text) = orders {
         let rest: Vec<&str> = text.lines().skip(1).collect();
         if !rest.is_empty() {
             body.push_str(&rest.join("\n"));

@@ -9,8 +9,8 @@ use super::docs::power_name;
 use super::model::PressKind;
 use super::request::{ClockField, Line, PressTarget, Request};
 use crate::grammar::{
-    Body, ClockSetting, Command, Entry, GameFlag, OrderItem, PressColor, PressSetting, PressTo,
-    RulesEdition, Seat, command_canonical,
+    Body, ClockSetting, Command, Entry, GameFlag, GrammarError, Ignored, OrderItem, PressColor,
+    PressSetting, PressTo, RulesEdition, Seat, command_canonical,
 };
 use crate::map::Map;
 use crate::schedule::Weekdays;
@@ -20,23 +20,7 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
     let mut out = Vec::new();
     for l in &body.lines {
         match &l.entry {
-            Entry::Orders(items) => {
-                for item in items {
-                    match item {
-                        OrderItem::Order(p) => out.push(Line::Order {
-                            line: l.line,
-                            text: l.text.clone(),
-                            order: p.order,
-                            route: p.route,
-                        }),
-                        OrderItem::Variant { order, .. } => out.push(Line::Command {
-                            line: l.line,
-                            text: l.text.clone(),
-                            request: Request::Variant(order.clone()),
-                        }),
-                    }
-                }
-            }
+            Entry::Orders(items) => push_orders(&mut out, l.line, &l.text, items),
             Entry::Command(c) => {
                 let text = command_canonical(map, c);
                 // Every option of CREATE is honoured or the game is not created.
@@ -92,30 +76,66 @@ pub fn lines_from_body(map: &Map, body: &Body, now: DateTime<Utc>, tz: Tz) -> Ve
                     });
                 }
             }
-            Entry::Error { error, .. } => {
-                let message = match &error.suggestion {
-                    Some(s) => format!("{} - did you mean {s}?", error.detail()),
-                    None => error.detail(),
-                };
-                let message = match error.column {
-                    Some(c) => format!("col {c}: {message}"),
-                    None => message,
-                };
-                out.push(Line::Error {
-                    line: l.line,
-                    text: l.text.clone(),
-                    message,
-                });
+            // Each order of the line stands on its own: the good ones apply,
+            // each bad one is refused with its own error.
+            Entry::Error {
+                error,
+                orders,
+                more,
+            } => {
+                for e in std::iter::once(error).chain(more) {
+                    out.push(Line::Error {
+                        line: l.line,
+                        text: l.text.clone(),
+                        message: error_message(e),
+                    });
+                }
+                push_orders(&mut out, l.line, &l.text, orders);
             }
             Entry::Refused { by } => out.push(Line::Error {
                 line: l.line,
                 text: refused_echo(&l.text),
                 message: format!("not applied because line {by} was refused"),
             }),
+            Entry::Ignored(Ignored::Closing) => out.push(Line::Unread {
+                line: l.line,
+                text: l.text.clone(),
+            }),
             Entry::BlockText | Entry::Ignored(_) => {}
         }
     }
     out
+}
+
+/// The engine's lines for the orders of one line.
+fn push_orders(out: &mut Vec<Line>, line: usize, text: &str, items: &[OrderItem]) {
+    for item in items {
+        out.push(match item {
+            OrderItem::Order(p) => Line::Order {
+                line,
+                text: text.to_string(),
+                order: p.order,
+                route: p.route,
+            },
+            OrderItem::Variant { order, .. } => Line::Command {
+                line,
+                text: text.to_string(),
+                request: Request::Variant(order.clone()),
+            },
+        });
+    }
+}
+
+/// A grammar error as the reply gives it: column, what was wrong, suggestion.
+fn error_message(error: &GrammarError) -> String {
+    let message = match &error.suggestion {
+        Some(s) => format!("{} - did you mean {s}?", error.detail()),
+        None => error.detail(),
+    };
+    match error.column {
+        Some(c) => format!("col {c}: {message}"),
+        None => message,
+    }
 }
 
 /// A line refused with its block, as the reply quotes it: the password field

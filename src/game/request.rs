@@ -52,22 +52,27 @@ pub enum Line {
         text: String,
         message: String,
     },
+    /// Prose after the last order or command (a closing, a name): echoed as
+    /// not read, no error.
+    Unread { line: usize, text: String },
 }
 
 impl Line {
     pub fn number(&self) -> usize {
         match self {
-            Line::Command { line, .. } | Line::Order { line, .. } | Line::Error { line, .. } => {
-                *line
-            }
+            Line::Command { line, .. }
+            | Line::Order { line, .. }
+            | Line::Error { line, .. }
+            | Line::Unread { line, .. } => *line,
         }
     }
 
     pub fn text(&self) -> &str {
         match self {
-            Line::Command { text, .. } | Line::Order { text, .. } | Line::Error { text, .. } => {
-                text
-            }
+            Line::Command { text, .. }
+            | Line::Order { text, .. }
+            | Line::Error { text, .. }
+            | Line::Unread { text, .. } => text,
         }
     }
 }

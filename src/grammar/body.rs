@@ -18,6 +18,7 @@ use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind, Line};
 use super::lexicon;
 use super::order::{self, Ctx, ParsedOrder, order_line};
+use super::shape::{ORDER_WORDS, Shape, order_marked, shape};
 use super::variant::{VariantOrder, is_variant_line, variant_canonical, variant_line};
 
 /// An order found in a body.
@@ -45,6 +46,10 @@ pub enum Ignored {
     Signature,
     /// After `SIGNOFF` or the signature.
     AfterEnd,
+    /// Prose after the last order or command (a closing, a name, "Sent from
+    /// my phone"): nothing in it could be a mistyped order or command
+    /// ([`super::shape::Shape::Prose`]). Echoed as not read, not an error.
+    Closing,
 }
 
 /// What one (logical) line of the body is.
@@ -58,10 +63,13 @@ pub enum Entry {
     /// A line inside a block, or the line that closes it.
     BlockText,
     Ignored(Ignored),
-    /// The line's error; `orders` are the other orders of the line that did parse.
+    /// The line's error; `orders` are the other orders of the line that did
+    /// parse (each applies on its own), `more` the errors of its other refused
+    /// orders, in line order.
     Error {
         error: GrammarError,
         orders: Vec<OrderItem>,
+        more: Vec<GrammarError>,
     },
     /// A line inside a block whose header, on line `by`, was refused: it is
     /// refused with it ("not applied because line N was refused").
@@ -91,9 +99,9 @@ pub struct Body {
 impl Body {
     /// Every error, in line order.
     pub fn errors(&self) -> impl Iterator<Item = &GrammarError> {
-        self.lines.iter().filter_map(|l| match &l.entry {
-            Entry::Error { error, .. } => Some(error),
-            _ => None,
+        self.lines.iter().flat_map(|l| match &l.entry {
+            Entry::Error { error, more, .. } => std::slice::from_ref(error).iter().chain(more),
+            _ => [].iter().chain(&[]),
         })
     }
 
@@ -188,6 +196,7 @@ pub fn parse_body_in(map: &Map, text: &str, phase: Option<Phase>) -> Body {
         refused: None,
         if_depth: 0,
         boundary: 0,
+        prose: Vec::new(),
         body: Body::default(),
     };
     for (i, raw) in text.split('\n').enumerate() {
@@ -195,6 +204,7 @@ pub fn parse_body_in(map: &Map, text: &str, phase: Option<Phase>) -> Body {
         r.physical_line(i + 1, raw);
     }
     r.close_open_block();
+    r.closing();
     r.body
 }
 
@@ -213,6 +223,7 @@ pub fn parse_line(map: &Map, text: &str, phase: Option<Phase>) -> Vec<BodyLine> 
         refused: None,
         if_depth: 0,
         boundary: 0,
+        prose: Vec::new(),
         body: Body::default(),
     };
     let text = text.split(['\n', '\r']).next().unwrap_or("");
@@ -276,6 +287,9 @@ struct Reader<'m> {
     /// The index in `body.lines` after the last command or block: where a
     /// block whose header was lost may have begun.
     boundary: usize,
+    /// The error lines (indices into `body.lines`) that are prose: not read
+    /// if no order or command follows them.
+    prose: Vec<usize>,
     body: Body,
 }
 
@@ -382,6 +396,7 @@ impl Reader<'_> {
             l.entry = Entry::Error {
                 error: e,
                 orders: Vec::new(),
+                more: Vec::new(),
             };
         }
     }
@@ -420,18 +435,21 @@ impl Reader<'_> {
         let header = header_of(&line);
         let entry = match self.read(&line) {
             Read::Entry(e) => e,
-            Read::Error(e, orders) => {
-                if !self.started
-                    && orders.is_empty()
-                    && !looks_like_order(self.map, &line)
-                    && !looks_like_command(&line)
+            Read::Error(e, orders, more) => {
+                let prose = orders.is_empty()
                     && header != Some(Header::SignOn)
-                {
+                    && self.shape(&line) == Shape::Prose;
+                if prose && !self.started {
                     Entry::Ignored(Ignored::Preamble)
                 } else {
+                    if prose {
+                        self.prose.push(self.body.lines.len());
+                    }
                     Entry::Error {
                         error: fix(e),
-                        orders,
+                        // A refused block header applies nothing of its line.
+                        orders: if header.is_some() { Vec::new() } else { orders },
+                        more: more.into_iter().map(fix).collect(),
                     }
                 }
             }
@@ -557,8 +575,10 @@ impl Reader<'_> {
         };
         let Some(opener) = lost else { return entry };
         for l in &mut self.body.lines[self.boundary..] {
-            if matches!(l.entry, Entry::Orders(_)) {
-                l.entry = Entry::Refused { by: n };
+            match &mut l.entry {
+                Entry::Orders(_) => l.entry = Entry::Refused { by: n },
+                Entry::Error { orders, .. } => orders.clear(),
+                _ => {}
             }
         }
         let word = code.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -576,6 +596,7 @@ impl Reader<'_> {
         Entry::Error {
             error: e,
             orders: Vec::new(),
+            more: Vec::new(),
         }
     }
 
@@ -609,6 +630,29 @@ impl Reader<'_> {
         }
     }
 
+    /// The prose after the last order or command (a closing, a name) is not
+    /// read; it raises no error. The walk back stops at the first line that
+    /// acts, opens or belongs to a block, or could be a mistyped order or
+    /// command.
+    fn closing(&mut self) {
+        for (i, l) in self.body.lines.iter_mut().enumerate().rev() {
+            match l.entry {
+                Entry::Ignored(_) => {}
+                Entry::Error { .. } if self.prose.contains(&i) => {
+                    l.entry = Entry::Ignored(Ignored::Closing);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// What a line that did not read looks like.
+    fn shape(&self, line: &Line) -> Shape {
+        shape(self.map, line, |text| {
+            matches!(self.read(&Line::new(text)), Read::Entry(_))
+        })
+    }
+
     fn ctx(&self) -> Ctx<'_> {
         Ctx {
             map: self.map,
@@ -624,7 +668,7 @@ impl Reader<'_> {
             match command::command(&ctx, &mut cur) {
                 Ok(Some(c)) => return Read::Entry(Entry::Command(c)),
                 Ok(None) => cur.pos = save,
-                Err(e) => return Read::Error(e, Vec::new()),
+                Err(e) => return Read::Error(e, Vec::new(), Vec::new()),
             }
         }
         if let Some(p) = power_header(&ctx, line) {
@@ -638,29 +682,32 @@ impl Reader<'_> {
                     power: power.or(self.power),
                     order,
                 }])),
-                Err(e) => Read::Error(e, Vec::new()),
+                Err(e) => Read::Error(e, Vec::new(), Vec::new()),
             };
         }
         self.order_list(&ctx, &mut cur)
     }
 
     /// `order-list = order-line {("," | ";") order-line} [","|";"]`
+    ///
+    /// Each order of the list is read on its own, from one separator to the
+    /// next: an order that does not read is refused alone, with its own error,
+    /// and the others stand (docs/rulings.md, "A line of several orders").
     fn order_list(&self, ctx: &Ctx, cur: &mut Cursor) -> Read {
         let mut orders = Vec::new();
-        let mut first_err: Option<GrammarError> = None;
+        let mut errors: Vec<GrammarError> = Vec::new();
         loop {
             match order_line(ctx, cur) {
                 Ok(mut p) => {
-                    p.power = p.power.or(self.power);
-                    orders.push(OrderItem::Order(p));
                     if !cur.at_end() && !cur.is_kind(Kind::Comma) && !cur.is_kind(Kind::Semi) {
-                        let e = order::end_of_order(cur, "the order").err();
-                        first_err = first_err.or(e);
+                        // Words after a whole order: the order is not what was meant.
+                        errors.extend(order::end_of_order(cur, "the order").err());
+                    } else {
+                        p.power = p.power.or(self.power);
+                        orders.push(OrderItem::Order(p));
                     }
                 }
-                Err(e) => {
-                    first_err = first_err.or(Some(unknown_command(&e, cur)));
-                }
+                Err(e) => errors.push(unknown_command(ctx.map, &e, cur)),
             }
             // On to the next separator, whatever happened.
             while !cur.at_end() && !cur.is_kind(Kind::Comma) && !cur.is_kind(Kind::Semi) {
@@ -671,8 +718,9 @@ impl Reader<'_> {
                 break;
             }
         }
-        match first_err {
-            Some(e) => Read::Error(e, orders),
+        let mut errors = errors.into_iter();
+        match errors.next() {
+            Some(e) => Read::Error(e, orders, errors.collect()),
             None => Read::Entry(Entry::Orders(orders)),
         }
     }
@@ -680,7 +728,8 @@ impl Reader<'_> {
 
 enum Read {
     Entry(Entry),
-    Error(GrammarError, Vec<OrderItem>),
+    /// The first error, the orders that read, the other errors.
+    Error(GrammarError, Vec<OrderItem>, Vec<GrammarError>),
 }
 
 /// Does the line end a block, and with it the mail? Press ends at a closer
@@ -741,12 +790,10 @@ fn signs_on(c: &Command) -> bool {
     )
 }
 
-/// The words an order may begin with, for suggestions.
-const ORDER_WORDS: &[&str] = &["build", "remove", "disband", "waive", "army", "fleet"];
-
 /// An unknown first word close to a command word reads better as a misspelt
-/// command than as an unknown province.
-fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
+/// command than as an unknown province, unless the line has an order's marks
+/// (`Lodon - Eng` is London, not LOGIN).
+fn unknown_command(map: &Map, e: &GrammarError, cur: &Cursor) -> GrammarError {
     let first = cur.line.toks.first();
     let at_first = e.column == first.map(|t| t.col as usize);
     if e.kind != ErrorKind::UnknownProvince || !at_first {
@@ -760,7 +807,7 @@ fn unknown_command(e: &GrammarError, cur: &Cursor) -> GrammarError {
     // as such, before any province it is also close to.
     let sug = lexicon::suggest_keyword(word, ORDER_WORDS)
         .or_else(|| lexicon::suggest_keyword(word, command::COMMAND_WORDS));
-    if sug.is_none() && e.suggestion.is_some() {
+    if e.suggestion.is_some() && (sug.is_none() || order_marked(map, cur.line)) {
         return e.clone();
     }
     let found = cur.line.raw_of(t);
@@ -800,34 +847,6 @@ pub(crate) fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
         from = at + 1;
     }
     None
-}
-
-/// Does the line begin with a command word (other than the words that are
-/// commands only when the whole line is one: `HELLO`, `LOGIN`, `CLEAR`)?
-fn looks_like_command(line: &Line) -> bool {
-    line.toks.first().is_some_and(|t| {
-        let w = line.norm_of(t);
-        t.kind == Kind::Word
-            && command::is_command_word(w)
-            && !matches!(w, "hello" | "login" | "clear")
-    })
-}
-
-/// Does the line begin like an order (unit type, power, province or order verb)?
-fn looks_like_order(map: &Map, line: &Line) -> bool {
-    let Some(t) = line.toks.first() else {
-        return false;
-    };
-    if t.kind != Kind::Word {
-        return false;
-    }
-    let w = line.norm_of(t);
-    matches!(
-        w,
-        "a" | "army" | "f" | "fleet" | "build" | "remove" | "disband" | "waive"
-    ) || map.power(w).is_some()
-        || map.lookup(w).is_some()
-        || (w.len() >= lexicon::MIN_PREFIX && map.spellings().iter().any(|(s, _)| s.starts_with(w)))
 }
 
 /// The canonical form of an order item.
@@ -950,5 +969,107 @@ mod tests {
             matches!(body.lines[0].entry, Entry::Error { ref orders, .. } if orders.len() == 2)
         );
         assert_eq!(body.lines[2].entry, Entry::Ignored(Ignored::AfterEnd));
+    }
+}
+
+#[cfg(test)]
+mod several_and_closing {
+    use super::*;
+
+    fn entries(text: &str) -> Vec<Entry> {
+        parse_body(Map::standard(), text)
+            .lines
+            .into_iter()
+            .map(|l| l.entry)
+            .collect()
+    }
+
+    #[test]
+    fn each_order_of_a_line_stands_alone() {
+        let e = entries("SIGNON Fg pw\nF Lodon - Eng, F Edi-Nth; A Lvp-Yorx");
+        let Entry::Error {
+            error,
+            orders,
+            more,
+        } = &e[1]
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!((error.line, error.word.as_str()), (2, "Lodon"));
+        assert_eq!(error.column, Some(3));
+        assert!(
+            error
+                .suggestion
+                .as_deref()
+                .is_some_and(|s| s.contains("LON"))
+        );
+        assert_eq!(orders.len(), 1);
+        assert_eq!(more.len(), 1);
+        assert_eq!((more[0].line, more[0].word.as_str()), (2, "Yorx"));
+    }
+
+    #[test]
+    fn an_order_with_words_after_it_is_refused_not_cut_short() {
+        let e = entries("SIGNON Fg pw\nA Par - Bur xyzzy, F Bre H");
+        let Entry::Error { orders, more, .. } = &e[1] else {
+            panic!("{e:?}")
+        };
+        assert_eq!(orders.len(), 1, "only F Bre H");
+        assert!(more.is_empty());
+    }
+
+    #[test]
+    fn a_refused_block_header_applies_no_order_of_its_line() {
+        let e = entries("SIGNON Fg pw\nPHASE Sprung 1902, A Par - Bur\nA Mar H");
+        assert!(
+            matches!(&e[1], Entry::Error { orders, .. } if orders.is_empty()),
+            "{e:?}"
+        );
+        assert!(matches!(e[2], Entry::Refused { by: 2 }), "{e:?}");
+    }
+
+    #[test]
+    fn prose_after_the_last_order_is_a_closing() {
+        let closing = Entry::Ignored(Ignored::Closing);
+        let e = entries(
+            "SIGNON Fg pw\nA Par - Bur\n\nBest,\nBob\nSent from my iPhone\n\"Cheers\"\n\
+             On Fri, 27 Nov 2026, Bob <bob@example.test> wrote:\nThanks again - see you",
+        );
+        assert_eq!(e[1], entries("SIGNON Fg pw\nA Par - Bur")[1]);
+        for (i, entry) in e.iter().enumerate().skip(3) {
+            assert_eq!(*entry, closing, "line {}", i + 1);
+        }
+    }
+
+    #[test]
+    fn what_could_be_a_mistyped_order_or_command_is_an_error_even_last() {
+        for line in [
+            "Lodon - Eng",
+            "F Bre - Mid Atlantc",
+            "Parris S Bur",
+            "Marx S Par - Bur",
+            "Bild A Bud",
+            "SETT WAIT",
+            "sigon Fg pw",
+            "Frnce: A Par H",
+            "Paris",
+        ] {
+            let e = entries(&format!("SIGNON Fg pw\nA Mar H\n{line}\nBob"));
+            assert!(matches!(e[2], Entry::Error { .. }), "{line}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn prose_between_orders_is_still_an_error() {
+        let e = entries("SIGNON Fg pw\nA Par - Bur\nThanks\nA Mar H\nBob");
+        assert!(matches!(e[2], Entry::Error { .. }), "{e:?}");
+        assert_eq!(e[4], Entry::Ignored(Ignored::Closing));
+    }
+
+    #[test]
+    fn a_greeting_near_a_command_word_stays_a_greeting() {
+        // "Sent" is one letter from SET, but "SET from my phone" reads as nothing.
+        let e = entries("Sent from my phone\nSIGNON Fg pw\nA Par H");
+        assert_eq!(e[0], Entry::Ignored(Ignored::Preamble));
     }
 }

@@ -9,7 +9,7 @@
 //! Layout: `lexer` (tokens, nom), `lexicon` (provinces, coasts, powers,
 //! suggestions), `order` (orders), `variant` (variant orders), `command` (judge
 //! commands), `date` (njudge dates), `body` (mail-body structure), `canonical`
-//! (printing), `error`.
+//! (printing), `shape` (what an unread line looks like), `error`.
 
 mod body;
 mod canonical;
@@ -20,6 +20,7 @@ mod lexer;
 mod lexicon;
 mod njudge_master;
 mod order;
+mod shape;
 pub mod testing;
 mod variant;
 

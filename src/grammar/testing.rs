@@ -12,6 +12,7 @@ use super::error::GrammarError;
 fn acts(entry: &Entry) -> bool {
     match entry {
         Entry::Orders(_) => true,
+        Entry::Error { orders, .. } => !orders.is_empty(),
         Entry::Command(c) => *c != Command::Signoff,
         _ => false,
     }
@@ -20,12 +21,23 @@ fn acts(entry: &Entry) -> bool {
 /// The entry without the line numbers it holds (deleting a line moves them).
 fn unnumbered(entry: &Entry) -> Entry {
     match entry {
-        Entry::Error { error, orders } => Entry::Error {
+        Entry::Error {
+            error,
+            orders,
+            more,
+        } => Entry::Error {
             error: GrammarError {
                 line: 0,
                 ..error.clone()
             },
             orders: orders.clone(),
+            more: more
+                .iter()
+                .map(|e| GrammarError {
+                    line: 0,
+                    ..e.clone()
+                })
+                .collect(),
         },
         Entry::Refused { .. } => Entry::Refused { by: 0 },
         e => e.clone(),

@@ -114,6 +114,23 @@ impl Judge {
         sent_in(&self.path("out"))
     }
 
+    /// Every mail the judge sent to `addr` alone.
+    pub fn sent_to(&self, addr: &str) -> Vec<Sent> {
+        self.sent()
+            .into_iter()
+            .filter(|s| s.to == vec![addr.to_string()])
+            .collect()
+    }
+
+    /// The judge's answer to `addr` for the mail with Message-ID `id` (the
+    /// answer cites it).
+    pub fn answer_to(&self, addr: &str, id: &str) -> Sent {
+        self.sent_to(addr)
+            .into_iter()
+            .find(|s| s.raw.windows(id.len()).any(|w| w == id.as_bytes()))
+            .unwrap_or_else(|| panic!("an answer to {id}"))
+    }
+
     pub fn files_in(&self, sub: &str) -> usize {
         fs::read_dir(self.path(sub)).map(|d| d.count()).unwrap_or(0)
     }
@@ -128,6 +145,19 @@ impl Judge {
             .query_row(query, [], |r| r.get(0))
             .unwrap_or_else(|e| panic!("{query}: {e}"))
     }
+}
+
+/// Each stored inbound mail: its Message-ID, its status, and how many answers
+/// the outbox holds for it, by Message-ID (what the crash and stop trials check).
+pub fn inbound_answers(
+    conn: &rusqlite::Connection,
+) -> rusqlite::Result<Vec<(String, String, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT i.message_id, i.status, (SELECT count(*) FROM outbox o WHERE o.in_reply_to = i.id) \
+         FROM inbound_mails i ORDER BY i.message_id",
+    )?;
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect()
 }
 
 /// Every mail in a Maildir's `new/` and `cur/`.

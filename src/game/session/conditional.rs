@@ -213,7 +213,8 @@ impl Session<'_, '_, '_> {
         } else {
             let branch = if open.in_else { "ELSE of the IF" } else { "IF" };
             for o in current {
-                self.ok(
+                self.ok_at(
+                    o.line,
                     &o.text,
                     format!(
                         "Not applied: the {branch} on line {} does not apply on the board now.",
@@ -294,7 +295,8 @@ impl Session<'_, '_, '_> {
             inbound: self.work.inbound,
         })?;
         let branch = if open.in_else { "ELSE of the IF" } else { "IF" };
-        self.ok(
+        self.ok_at(
+            o.line,
             &o.text,
             format!(
                 "Stored for {name}, under the {branch} on line {}: {canon}",

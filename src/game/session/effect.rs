@@ -42,7 +42,7 @@ impl Session<'_, '_, '_> {
         for l in inner {
             let (inner_text, request) = match l {
                 Line::Command { text, request, .. } => (text, request),
-                Line::Order { text, .. } | Line::Error { text, .. } => {
+                Line::Order { text, .. } | Line::Error { text, .. } | Line::Unread { text, .. } => {
                     self.fail(line, &text, "an EFFECT runs commands only");
                     continue;
                 }

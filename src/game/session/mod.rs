@@ -73,7 +73,12 @@ pub struct Session<'w, 't, 'c> {
     context: Option<Context>,
     target: Option<Phase>,
     pending: Vec<PendingOrder>,
-    pub reply: Vec<String>,
+    /// What the reply says of each line: the line it is about, and the text.
+    reply: Vec<(usize, String)>,
+    /// The line being applied: what `ok` speaks of.
+    at: usize,
+    /// The phase this mail's orders completed, processed at once.
+    completed: Option<Completed>,
     pub errors: usize,
     pub processed: usize,
     votes_changed: Vec<String>,
@@ -107,6 +112,16 @@ pub struct Session<'w, 't, 'c> {
     /// gets a copy of the reply.
     /// The reply lines before it are copied as their commands only.
     became: Option<(String, String, usize)>,
+}
+
+/// A phase the mail's orders completed (every order in): it was processed
+/// before the reply went out.
+#[derive(Clone, Debug)]
+pub struct Completed {
+    /// The phase the orders were for (`S1901M`).
+    pub phase: String,
+    /// The sender's orders for it, as the summary gave them before processing.
+    pub orders: String,
 }
 
 /// What a mail proved, and what must be kept of it even if it is undone.
@@ -170,6 +185,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             target: None,
             pending: Vec::new(),
             reply: Vec::new(),
+            at: 0,
+            completed: None,
             errors: 0,
             processed: 0,
             votes_changed: Vec::new(),
@@ -201,11 +218,31 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
 
     fn fail(&mut self, line: usize, text: &str, message: impl std::fmt::Display) {
         self.errors += 1;
-        self.reply.push(err(line, text, message));
+        self.reply.push((line, err(line, text, message)));
     }
 
+    /// What became of the line being applied.
     fn ok(&mut self, text: &str, message: impl std::fmt::Display) {
-        self.reply.push(format!("> {text}\n{message}"));
+        self.ok_at(self.at, text, message);
+    }
+
+    /// What became of line `line` (an order applied after the lines that
+    /// follow it were read).
+    fn ok_at(&mut self, line: usize, text: &str, message: impl std::fmt::Display) {
+        self.reply.push((line, format!("> {text}\n{message}")));
+    }
+
+    /// What the reply says of each line, in the mail's line order (orders are
+    /// applied together, after the lines around them, and answered in place).
+    pub fn reply(&self) -> Vec<&str> {
+        let mut said: Vec<&(usize, String)> = self.reply.iter().collect();
+        said.sort_by_key(|(line, _)| *line);
+        said.into_iter().map(|(_, text)| text.as_str()).collect()
+    }
+
+    /// The phase the mail's orders completed, if it was processed at once.
+    pub fn completed(&self) -> Option<&Completed> {
+        self.completed.as_ref()
     }
 
     /// Why a line that needs a sign-on has none: no SIGNON, or a refused one.
@@ -223,7 +260,13 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     /// votes, a game that filled up).
     pub fn run(&mut self, lines: &[Line]) -> Result<(), EngineError> {
         for l in lines {
+            self.at = l.number();
             match l {
+                Line::Unread { line, text } => self.ok_at(
+                    *line,
+                    text,
+                    "Not read: prose after the last order or command (a closing, a signature).",
+                ),
                 Line::Error {
                     line,
                     text,
@@ -251,10 +294,15 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
         }
         self.flush_orders()?;
+        // What follows speaks of the whole mail: after every line.
+        self.at = usize::MAX;
         if let Some(open) = self.open_if.take() {
-            self.reply.push(format!(
-                "The IF on line {} has no ENDIF: it is taken to end with the mail.",
-                open.line
+            self.reply.push((
+                usize::MAX,
+                format!(
+                    "The IF on line {} has no ENDIF: it is taken to end with the mail.",
+                    open.line
+                ),
             ));
         }
         if let Some(key) = self.pending_start.take() {
@@ -267,7 +315,20 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         if let Some(ctx) = self.context.clone()
             && matches!(ctx.who, Who::Power(_))
         {
-            self.processed += advance::process_if_ready(self.work, &ctx.key)?;
+            // The orders as they stood for the phase they were for: once it
+            // is processed, the summary would speak of the next one.
+            let before = self.order_summary();
+            let phase = self
+                .work
+                .game(&ctx.key)
+                .state
+                .phase_name()
+                .map(str::to_string);
+            let processed = advance::process_if_ready(self.work, &ctx.key)?;
+            self.processed += processed;
+            if let (true, Some((_, orders)), Some(phase)) = (processed > 0, before, phase) {
+                self.completed = Some(Completed { phase, orders });
+            }
         }
         self.copy_to_become_player();
         Ok(())
@@ -453,9 +514,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for (o, verdict) in pending.into_iter().zip(verdicts) {
             match verdict {
                 Verdict::Refused(msg) => self.fail(o.line, &o.text, msg),
-                Verdict::Replaced(msg) => self.ok(&o.text, msg),
+                Verdict::Replaced(msg) => self.ok_at(o.line, &o.text, msg),
                 Verdict::Accepted => {
-                    self.ok(&o.text, format!("Accepted: {}", o.canonical(map)));
+                    self.ok_at(o.line, &o.text, format!("Accepted: {}", o.canonical(map)));
                     good.push(o);
                 }
             }
@@ -535,7 +596,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 submitted_at: self.now(),
                 inbound: self.work.inbound,
             })?;
-            self.ok(&o.text, format!("Stored for {name}: {canon}"));
+            self.ok_at(o.line, &o.text, format!("Stored for {name}: {canon}"));
         }
         Ok(())
     }
@@ -762,7 +823,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for p in std::mem::take(&mut self.pending) {
             let sender = self.order_sender();
             match super::variants::take_order(self.work, &ctx.key, &sender, &p.order)? {
-                Ok(m) => self.ok(&p.text, m),
+                Ok(m) => self.ok_at(p.line, &p.text, m),
                 Err(m) => self.fail(p.line, &p.text, m),
             }
         }
@@ -785,7 +846,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for (p, answer) in pending.into_iter().zip(answers) {
             match answer {
                 None => rest.push(p),
-                Some(Ok(m)) => self.ok(&p.text, m),
+                Some(Ok(m)) => self.ok_at(p.line, &p.text, m),
                 Some(Err(m)) => self.fail(p.line, &p.text, m),
             }
         }
