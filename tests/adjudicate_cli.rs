@@ -1,32 +1,14 @@
 //! `legate adjudicate` as other programs use it: JSON on stdin, JSON on stdout.
 
 use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Stdio};
+
+use crate::adjudicate_support::run_adjudicate;
 
 use serde_json::{Value, json};
 
 /// Runs the binary; returns the exit code and stdout.
 fn run(args: &[&str], input: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_legate"))
-        .arg("adjudicate")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the legate binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    // A refused command line exits before reading: the pipe may be closed already.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().expect("legate finishes");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "legate panicked: {stderr}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 output"),
-    )
+    run_adjudicate(args, input.as_bytes())
 }
 
 /// Adjudicates a document that must be accepted.

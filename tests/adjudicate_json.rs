@@ -11,11 +11,10 @@
 //! and the expected outputs from the binary as it is: only for an intended change
 //! of output, reviewed line by line.
 
+use crate::adjudicate_support::run_adjudicate;
 use crate::datc_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use datc_support::{Case, PhaseSpec, UnitLine};
 use legate::grammar::parse_order_in;
@@ -75,26 +74,7 @@ fn run(args: &[&str], input: &str) -> (i32, String) {
 }
 
 fn run_bytes(args: &[&str], input: &[u8]) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_legate"))
-        .arg("adjudicate")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the legate binary runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    // Written from another thread: the output may fill the pipe before the input ends.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().expect("legate finishes");
-    writer.join().expect("writer").expect("write stdin");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "legate panicked: {stderr}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 output"),
-    )
+    run_adjudicate(args, input)
 }
 
 /// An input file; in writing mode the generated ones are produced first.

@@ -41,7 +41,7 @@ impl<'m> Batch<'m> {
             return self.run(&doc, out);
         }
         // Not of the expected shape: the `Value` reader names the defect (or
-        // reads what the typed one leaves to it, such as a key given twice).
+        // reads what the scanner leaves to it: an escape, a key given twice).
         let value: Value = serde_json::from_str(text).map_err(|e| InputError {
             field: "document".into(),
             message: format!("not valid JSON: {e}"),

@@ -21,6 +21,10 @@ const WORDS: [&str; 11] = [
     "A", "F", "H", "S", "C", "D", "VIA", "CONVOY", "BUILD", "REMOVE", "WAIVE",
 ];
 
+/// Words of the forms that may follow a place, none of them a coast as the
+/// grammar reads a coast after a space (`nc`, `north coast`).
+const NOT_COASTS: [&str; 10] = ["-", "H", "h", "D", "d", "S", "s", "VIA", "via", "Via"];
+
 /// Can the forms be read without the grammar on this map?
 pub fn usable(map: &Map) -> bool {
     WORDS.iter().all(|w| map.power(w).is_none())
@@ -159,11 +163,11 @@ impl Words<'_> {
     }
 
     /// A code of the map followed by `after`. A province with coasts named
-    /// without one is taken only before `-` or at the end (the grammar would
-    /// try a following word as its coast).
+    /// without one is taken only at the end or before a word that cannot be
+    /// a coast (the grammar would try `nc`, `north coast` ... as its coast).
     fn place(&self, code: &str, after: Option<&str>) -> Option<Location> {
         let loc = self.places.code(code)?;
-        if self.needs_coast(loc) && !matches!(after, None | Some("-")) {
+        if self.needs_coast(loc) && !after.is_none_or(|w| NOT_COASTS.contains(&w)) {
             return None;
         }
         Some(loc)

@@ -1,197 +1,301 @@
-//! The document as typed fields borrowed from its text: the fast way in.
+//! The document as fields borrowed from its text: the fast way in.
 //!
-//! Only a document of the expected shape deserialises: objects where objects are
-//! expected (never an array in their place), strings where strings are, no
-//! unknown field, no key given twice, no `null` but for `via_convoy`. Anything
-//! else fails here, and the document is read again as a `serde_json::Value`,
-//! whose reader names the defect (`read.rs`). So a document read here is one the
-//! `Value` reader accepts, field for field.
+//! A scanner for the document's fixed shape: objects where objects are
+//! expected, strings where strings are, lists of them, no unknown field, no key
+//! given twice, no escape in a string, `true`, `false` or `null` only for
+//! `via_convoy`. Anything else (including every defect of the document) is
+//! refused here, and the document is read again as a `serde_json::Value`, whose
+//! reader names the defect (`read.rs`). So a document read here is one the
+//! `Value` reader accepts, field for field, read the same way: the lists of an
+//! object come in the order of their keys, as a `Value` object iterates.
 
-use std::borrow::Cow;
-use std::fmt;
-use std::marker::PhantomData;
+use std::ops::Range;
 
-use serde::Deserialize;
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-
-/// A string of the document, borrowed from the text unless it has escapes.
-pub struct Str<'a>(pub Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Text<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for Text<'a> {
-            type Value = Str<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(Text(PhantomData))
-    }
+/// The per-power objects of the contract, in the order of `Doc::lists`.
+#[derive(Copy, Clone)]
+pub enum ListsField {
+    Units,
+    SupplyCenters,
+    HomeCenters,
+    Orders,
 }
 
-/// `T` read only from a JSON object (a derived struct would also take an array).
-struct Object<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Fields<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
-            type Value = Object<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
-            }
-        }
-        d.deserialize_map(Fields(PhantomData))
-    }
+/// `{"unit": "A MUN", "attacker_from": "BUR", "via_convoy": false}`
+pub struct DislodgedDoc<'a> {
+    pub unit: &'a str,
+    pub attacker_from: &'a str,
+    pub via_convoy: bool,
 }
 
-/// A JSON list, room for a few items made at once.
-pub struct List<T>(pub Vec<T>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Items<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<T> {
-            type Value = List<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a list")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<List<T>, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(List(items))
-            }
-        }
-        d.deserialize_seq(Items(PhantomData))
-    }
-}
-
-/// `{"FRANCE": [...], ...}`: the lists in the order of their keys, which is the
-/// order the `Value` reader takes them in.
-pub struct PerPower<'a, T>(pub Vec<(Str<'a>, List<T>)>);
-
-impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for PerPower<'a, T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Lists<'a, T>(PhantomData<(&'a (), T)>);
-        impl<'de: 'a, 'a, T: Deserialize<'de>> Visitor<'de> for Lists<'a, T> {
-            type Value = PerPower<'a, T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of lists")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut lists: Vec<(Str<'a>, List<T>)> = Vec::with_capacity(8);
-                while let Some(entry) = map.next_entry::<Str<'a>, List<T>>()? {
-                    lists.push(entry);
-                }
-                // Sorted by key, as a `serde_json::Value` object iterates; a key
-                // given twice (the `Value` keeps the last) is left to that reader.
-                lists.sort_by(|a, b| a.0.0.cmp(&b.0.0));
-                if lists.windows(2).any(|w| w[0].0.0 == w[1].0.0) {
-                    return Err(de::Error::custom("a key given twice"));
-                }
-                Ok(PerPower(lists))
-            }
-        }
-        d.deserialize_map(Lists(PhantomData))
-    }
-}
-
-/// A field that may be left out but is never `null`.
-fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Fields<'a> {
-    #[serde(borrow, default, deserialize_with = "given")]
-    variant: Option<Str<'a>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    phase: Option<Str<'a>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    units: Option<PerPower<'a, Str<'a>>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    supply_centers: Option<PerPower<'a, Str<'a>>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    home_centers: Option<PerPower<'a, Str<'a>>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    dislodged: Option<PerPower<'a, DislodgedDoc<'a>>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    contested: Option<Vec<Str<'a>>>,
-    #[serde(borrow, default, deserialize_with = "given")]
-    orders: Option<PerPower<'a, Str<'a>>>,
-}
-
-/// A whole document.
+/// A whole document. Each per-power object is a range of `keys`: its powers
+/// as written, sorted, each with its range of `strings` (or of `dislodged`).
 pub struct Doc<'a> {
-    pub variant: Option<Str<'a>>,
-    pub phase: Option<Str<'a>>,
-    pub units: Option<PerPower<'a, Str<'a>>>,
-    pub supply_centers: Option<PerPower<'a, Str<'a>>>,
-    pub home_centers: Option<PerPower<'a, Str<'a>>>,
-    pub dislodged: Option<PerPower<'a, DislodgedDoc<'a>>>,
-    pub contested: Option<Vec<Str<'a>>>,
-    pub orders: Option<PerPower<'a, Str<'a>>>,
+    pub variant: Option<&'a str>,
+    pub phase: Option<&'a str>,
+    lists: [Option<Range<usize>>; 4],
+    dislodged: Option<Range<usize>>,
+    contested: Option<Range<usize>>,
+    keys: Vec<(&'a str, Range<usize>)>,
+    strings: Vec<&'a str>,
+    dislodged_items: Vec<DislodgedDoc<'a>>,
 }
 
 impl<'a> Doc<'a> {
     /// The document of `text`, if it has the expected shape.
     pub fn parse(text: &'a str) -> Option<Doc<'a>> {
-        let Object(f) = serde_json::from_str::<Object<Fields<'a>>>(text).ok()?;
-        Some(Doc {
-            variant: f.variant,
-            phase: f.phase,
-            units: f.units,
-            supply_centers: f.supply_centers,
-            home_centers: f.home_centers,
-            dislodged: f.dislodged,
-            contested: f.contested,
-            orders: f.orders,
-        })
+        let mut scan = Scanner {
+            text,
+            at: 0,
+            doc: Doc {
+                variant: None,
+                phase: None,
+                lists: [None, None, None, None],
+                dislodged: None,
+                contested: None,
+                keys: Vec::with_capacity(32),
+                strings: Vec::with_capacity(128),
+                dislodged_items: Vec::new(),
+            },
+        };
+        scan.document()?;
+        Some(scan.doc)
+    }
+
+    /// `(key as written, its strings)` per power, sorted by key.
+    pub fn lists<'s>(
+        &'s self,
+        field: ListsField,
+    ) -> Option<impl Iterator<Item = (&'s str, &'s [&'a str])> + 's> {
+        let range = self.lists[field as usize].clone()?;
+        Some(
+            self.keys[range]
+                .iter()
+                .map(|(key, items)| (&**key, &self.strings[items.clone()])),
+        )
+    }
+
+    /// `(key as written, its dislodged units)` per power, sorted by key.
+    pub fn dislodged<'s>(
+        &'s self,
+    ) -> Option<impl Iterator<Item = (&'s str, &'s [DislodgedDoc<'a>])> + 's> {
+        let range = self.dislodged.clone()?;
+        Some(
+            self.keys[range]
+                .iter()
+                .map(|(key, items)| (&**key, &self.dislodged_items[items.clone()])),
+        )
+    }
+
+    /// The `contested` list.
+    pub fn contested(&self) -> Option<&[&'a str]> {
+        Some(&self.strings[self.contested.clone()?])
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DislodgedFields<'a> {
-    #[serde(borrow)]
-    unit: Str<'a>,
-    #[serde(borrow)]
-    attacker_from: Str<'a>,
-    #[serde(default)]
-    via_convoy: Option<bool>,
+struct Scanner<'a> {
+    text: &'a str,
+    at: usize,
+    doc: Doc<'a>,
 }
 
-/// `{"unit": "A MUN", "attacker_from": "BUR", "via_convoy": false}`
-pub struct DislodgedDoc<'a> {
-    pub unit: Str<'a>,
-    pub attacker_from: Str<'a>,
-    pub via_convoy: bool,
-}
+/// `None`: not of the expected shape.
+type Scan<T> = Option<T>;
 
-impl<'de: 'a, 'a> Deserialize<'de> for DislodgedDoc<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let Object(f) = Object::<DislodgedFields<'a>>::deserialize(d)?;
-        Ok(DislodgedDoc {
-            unit: f.unit,
-            attacker_from: f.attacker_from,
-            via_convoy: f.via_convoy.unwrap_or(false),
+impl<'a> Scanner<'a> {
+    fn peek(&mut self) -> Scan<u8> {
+        let b = self.text.as_bytes();
+        while let Some(&c) = b.get(self.at) {
+            if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                return Some(c);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// The next byte but white space is `c`: taken.
+    fn take(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Scan<()> {
+        self.take(c).then_some(())
+    }
+
+    /// A string without escapes or control characters (JSON forbids the
+    /// latter, and the former are left to the `Value` reader).
+    fn string(&mut self) -> Scan<&'a str> {
+        self.expect(b'"')?;
+        let start = self.at;
+        let rest = &self.text.as_bytes()[start..];
+        let len = rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if rest[len] != b'"' {
+            return None;
+        }
+        self.at = start + len + 1;
+        // Cut at ASCII bytes, so at character boundaries.
+        self.text.get(start..start + len)
+    }
+
+    /// `word` (`true`, `null`) spelled out.
+    fn word(&mut self, word: &str) -> bool {
+        if self.peek().is_some() && self.text.as_bytes()[self.at..].starts_with(word.as_bytes()) {
+            self.at += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `{ item, item ... }` or `[ item ... ]`: `item` is called for each.
+    fn items(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Scan<()>,
+    ) -> Scan<()> {
+        self.expect(open)?;
+        if self.take(close) {
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            if self.take(close) {
+                return Some(());
+            }
+            self.expect(b',')?;
+        }
+    }
+
+    /// `"key":`
+    fn key(&mut self) -> Scan<&'a str> {
+        let key = self.string()?;
+        self.expect(b':')?;
+        Some(key)
+    }
+
+    fn document(&mut self) -> Scan<()> {
+        self.items(b'{', b'}', |s| {
+            let key = s.key()?;
+            let field = match key {
+                "variant" | "phase" => {
+                    let value = s.string()?;
+                    let slot = if key == "phase" {
+                        &mut s.doc.phase
+                    } else {
+                        &mut s.doc.variant
+                    };
+                    if slot.replace(value).is_some() {
+                        return None;
+                    }
+                    return Some(());
+                }
+                "contested" => {
+                    let range = s.strings()?;
+                    if s.doc.contested.replace(range).is_some() {
+                        return None;
+                    }
+                    return Some(());
+                }
+                "dislodged" => {
+                    let range = s.per_power(Self::dislodged_list)?;
+                    if s.doc.dislodged.replace(range).is_some() {
+                        return None;
+                    }
+                    return Some(());
+                }
+                "units" => ListsField::Units,
+                "supply_centers" => ListsField::SupplyCenters,
+                "home_centers" => ListsField::HomeCenters,
+                "orders" => ListsField::Orders,
+                _ => return None,
+            };
+            let range = s.per_power(Self::strings)?;
+            match s.doc.lists[field as usize].replace(range) {
+                Some(_) => None,
+                None => Some(()),
+            }
+        })?;
+        // Only white space may follow.
+        match self.peek() {
+            None => Some(()),
+            Some(_) => None,
+        }
+    }
+
+    /// `[ "A PAR", ... ]` onto `strings`; the range taken.
+    fn strings(&mut self) -> Scan<Range<usize>> {
+        let start = self.doc.strings.len();
+        self.items(b'[', b']', |s| {
+            let text = s.string()?;
+            s.doc.strings.push(text);
+            Some(())
+        })?;
+        Some(start..self.doc.strings.len())
+    }
+
+    /// `{"FRANCE": list, ...}` onto `keys`, sorted by key; the range taken.
+    fn per_power(&mut self, list: fn(&mut Self) -> Scan<Range<usize>>) -> Scan<Range<usize>> {
+        let start = self.doc.keys.len();
+        self.items(b'{', b'}', |s| {
+            let key = s.key()?;
+            let items = list(s)?;
+            s.doc.keys.push((key, items));
+            Some(())
+        })?;
+        let keys = &mut self.doc.keys[start..];
+        if !keys.is_sorted_by(|a, b| a.0 <= b.0) {
+            keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        }
+        // A key given twice (the `Value` keeps the last) is left to that reader.
+        if keys.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+        Some(start..self.doc.keys.len())
+    }
+
+    /// `[{"unit": ..., "attacker_from": ..., "via_convoy": ...}, ...]`.
+    fn dislodged_list(&mut self) -> Scan<Range<usize>> {
+        let start = self.doc.dislodged_items.len();
+        self.items(b'[', b']', |s| {
+            let item = s.dislodged()?;
+            s.doc.dislodged_items.push(item);
+            Some(())
+        })?;
+        Some(start..self.doc.dislodged_items.len())
+    }
+
+    fn dislodged(&mut self) -> Scan<DislodgedDoc<'a>> {
+        let (mut unit, mut from, mut via) = (None, None, None);
+        self.items(b'{', b'}', |s| {
+            let key = s.key()?;
+            match key {
+                "unit" if unit.is_none() => unit = Some(s.string()?),
+                "attacker_from" if from.is_none() => from = Some(s.string()?),
+                "via_convoy" if via.is_none() => {
+                    via = Some(if s.word("true") {
+                        true
+                    } else if s.word("false") || s.word("null") {
+                        false
+                    } else {
+                        return None;
+                    })
+                }
+                _ => return None,
+            }
+            Some(())
+        })?;
+        Some(DislodgedDoc {
+            unit: unit?,
+            attacker_from: from?,
+            via_convoy: via.unwrap_or(false),
         })
     }
 }

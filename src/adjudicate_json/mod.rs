@@ -7,8 +7,8 @@
 //! `units.FRANCE[1]: unknown province "XYZ"`. An order text the grammar cannot
 //! read is not a defect of the document: it is an order that fails (`void`).
 //!
-//! The way through, as fast as the judge it wraps: the document deserialised
-//! into typed fields borrowed from its text (`doc`), places found by their
+//! The way through, as fast as the judge it wraps: the document scanned for
+//! its fixed shape into strings borrowed from its text (`doc`), places found by their
 //! codes (`places`), orders spelled as the contract spells them read without
 //! the grammar (`canonical`), the result written straight into one buffer
 //! (`write`). A document of another shape is read again as a

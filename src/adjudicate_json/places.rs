@@ -171,6 +171,15 @@ impl Places {
         }
     }
 
+    /// `loc` as `Map::location_code` writes it (`STP/NC`), appended to `out`.
+    pub fn write_code(&self, map: &Map, out: &mut String, loc: Location) {
+        match self.known(loc) {
+            // A code has nothing to escape: the JSON string is the code in quotes.
+            Some(text) if !text.contains('\\') => out.push_str(&text[1..text.len() - 1]),
+            _ => out.push_str(&map.location_code(loc)),
+        }
+    }
+
     /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
     /// the escaped code follows `"A `.
     pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {

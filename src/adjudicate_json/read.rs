@@ -1,6 +1,6 @@
 //! Reading a position document, field by field, with the path of every defect.
 //!
-//! One reader, two sources: the typed fields of a well-formed line (`doc.rs`,
+//! One reader, two sources: the scanned strings of a well-formed line (`doc.rs`,
 //! the fast way) and a `serde_json::Value` (any document; its shape is checked
 //! here as each field is reached). The checks run in one fixed order, so the
 //! first defect named is the same whichever source the document came from.
@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::canonical;
-use super::doc::{DislodgedDoc, Doc, PerPower as PerPowerDoc, Str};
+use super::doc::{DislodgedDoc, Doc, ListsField};
 use super::places::Places;
 use super::{Entry, InputError, Request};
 use crate::judge::{Dislodged, Position, Unit};
@@ -252,10 +252,24 @@ impl Reader<'_> {
 
     /// `"A PAR"`, `"F STP/SC"`.
     fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
-        let trimmed = text.trim();
-        let (kind, place) = trimmed.split_once(char::is_whitespace).ok_or_else(|| {
-            format!("{text:?}: expected a unit such as \"A PAR\" or \"F STP/SC\"")
-        })?;
+        // `A PAR` as the contract writes it, cut without a search; any other
+        // spelling is cut at its first white space.
+        let plain = match text.as_bytes() {
+            [kind, b' ', place @ ..] if kind.is_ascii_alphabetic() => {
+                !place.is_empty()
+                    && place
+                        .iter()
+                        .all(|c| c.is_ascii_alphanumeric() || *c == b'/')
+            }
+            _ => false,
+        };
+        let (kind, place) = if plain {
+            (&text[..1], &text[2..])
+        } else {
+            text.trim().split_once(char::is_whitespace).ok_or_else(|| {
+                format!("{text:?}: expected a unit such as \"A PAR\" or \"F STP/SC\"")
+            })?
+        };
         let kind = if kind.eq_ignore_ascii_case("a") || kind.eq_ignore_ascii_case("army") {
             UnitKind::Army
         } else if kind.eq_ignore_ascii_case("f") || kind.eq_ignore_ascii_case("fleet") {
@@ -292,13 +306,19 @@ impl Reader<'_> {
             return Err(InputError::new("units", "missing"));
         }
         let mut units: Vec<Unit> = Vec::with_capacity(40);
+        // The provinces taken so far (a set of the first 128: the others are
+        // looked for in the list).
+        let mut taken = ProvinceSet::EMPTY;
         for (key, power, items) in self.per_power("units", value)? {
             for (i, item) in items.iter().enumerate() {
                 let path = || at("units", key, i);
                 let unit = self
                     .unit(power, string(path, item)?)
                     .map_err(|m| InputError::new(path(), m))?;
-                if let Some(other) = units.iter().find(|u| u.province() == unit.province()) {
+                let p = unit.province();
+                let maybe_taken = p.0 >= 128 || taken.contains(p);
+                taken.insert(p);
+                if maybe_taken && let Some(other) = units.iter().find(|u| u.province() == p) {
                     let name = &self.map.power_info(other.power).name;
                     return Err(InputError::new(
                         path(),
@@ -503,9 +523,9 @@ impl Item for Value {
     }
 }
 
-impl Item for Str<'_> {
+impl Item for &str {
     fn text(&self) -> Option<&str> {
-        Some(&self.0)
+        Some(self)
     }
 }
 
@@ -598,11 +618,11 @@ impl DislodgedItem for DislodgedDoc<'_> {
     }
 
     fn unit(&self) -> Field<&str> {
-        Field::Given(&self.unit.0)
+        Field::Given(self.unit)
     }
 
     fn attacker_from(&self) -> Field<&str> {
-        Field::Given(&self.attacker_from.0)
+        Field::Given(self.attacker_from)
     }
 
     fn via_convoy(&self) -> Option<bool> {
@@ -610,21 +630,17 @@ impl DislodgedItem for DislodgedDoc<'_> {
     }
 }
 
-fn doc_lists<'s, T>(lists: &'s Option<PerPowerDoc<'_, T>>) -> Field<Lists<'s, T>> {
+fn doc_lists<'s, T: 's>(
+    lists: Option<impl Iterator<Item = (&'s str, &'s [T])>>,
+) -> Field<Lists<'s, T>> {
     match lists {
         None => Field::Absent,
-        Some(lists) => Field::Given(
-            lists
-                .0
-                .iter()
-                .map(|(k, items)| (&*k.0, Some(items.0.as_slice())))
-                .collect(),
-        ),
+        Some(lists) => Field::Given(lists.map(|(k, items)| (k, Some(items))).collect()),
     }
 }
 
 impl<'s, 'a: 's> Source<'s> for Doc<'a> {
-    type Item = Str<'a>;
+    type Item = &'a str;
     type Dislodged = DislodgedDoc<'a>;
 
     fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
@@ -633,32 +649,32 @@ impl<'s, 'a: 's> Source<'s> for Doc<'a> {
 
     fn text(&'s self, field: Name) -> Field<&'s str> {
         let value = match field {
-            Name::Variant => &self.variant,
-            Name::Phase => &self.phase,
+            Name::Variant => self.variant,
+            Name::Phase => self.phase,
             _ => return Field::Absent,
         };
         match value {
             None => Field::Absent,
-            Some(s) => Field::Given(&s.0),
+            Some(s) => Field::Given(s),
         }
     }
 
-    fn lists(&'s self, field: Name) -> Field<Lists<'s, Str<'a>>> {
-        doc_lists(match field {
-            Name::Units => &self.units,
-            Name::SupplyCenters => &self.supply_centers,
-            Name::HomeCenters => &self.home_centers,
-            Name::Orders => &self.orders,
+    fn lists(&'s self, field: Name) -> Field<Lists<'s, &'a str>> {
+        doc_lists(self.lists(match field {
+            Name::Units => ListsField::Units,
+            Name::SupplyCenters => ListsField::SupplyCenters,
+            Name::HomeCenters => ListsField::HomeCenters,
+            Name::Orders => ListsField::Orders,
             _ => return Field::Absent,
-        })
+        }))
     }
 
     fn dislodged(&'s self) -> Field<Lists<'s, DislodgedDoc<'a>>> {
-        doc_lists(&self.dislodged)
+        doc_lists(Doc::dislodged(self))
     }
 
-    fn list(&'s self, field: Name) -> Field<&'s [Str<'a>]> {
-        match (field, &self.contested) {
+    fn list(&'s self, field: Name) -> Field<&'s [&'a str]> {
+        match (field, self.contested()) {
             (Name::Contested, Some(items)) => Field::Given(items),
             _ => Field::Absent,
         }

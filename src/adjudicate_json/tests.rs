@@ -492,3 +492,40 @@ fn places_and_powers_read_fast_are_read_as_the_map_reads_them() {
         }
     }
 }
+
+/// The scanner takes the document's fixed shape, in any white space, and
+/// leaves everything else to the `Value` reader (which names the defect or
+/// reads what the scanner does not: escapes, a key given twice).
+#[test]
+fn the_scanner_takes_the_fixed_shape_and_leaves_the_rest() {
+    let taken = [
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}}"#,
+        "{\"phase\":\"S1901M\",\r\n\t\"units\":{\"FRANCE\":[\"A PAR\" ] } }\n",
+        r#"{"units": {"GERMANY": [], "FRANCE": ["A PAR"]}, "phase": "F1901R", "contested": [],
+            "dislodged": {"FRANCE": [{"unit": "A BUR", "attacker_from": "MUN", "via_convoy": null}]},
+            "orders": {}, "supply_centers": {}, "home_centers": {}, "variant": "standard"}"#,
+    ];
+    for text in taken {
+        assert!(super::doc::Doc::parse(text).is_some(), "refused {text}");
+        read(text).expect("a valid document");
+    }
+    let left = [
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A \u0050AR"]}}"#,
+        r#"{"phase": "S1901M", "phase": "S1901M", "units": {}}"#,
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "FRANCE": ["A MAR"]}}"#,
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}} x"#,
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR",]}}"#,
+        r#"{"phase": "S1901M", "units": {"FRANCE": "A PAR"}}"#,
+        r#"{"phase": 1901, "units": {}}"#,
+        r#"{"phase": "S1901M", "units": {}, "dislodged": {"FRANCE": [{"unit": "A PAR"}]}}"#,
+        r#"{"phase": "S1901M", "units": {}, "extra": 1}"#,
+        r#"["phase"]"#,
+        r#"{"phase": "S1901M", "units": {}"#,
+    ];
+    for text in left {
+        assert!(super::doc::Doc::parse(text).is_none(), "took {text}");
+    }
+    // Read by the `Value` reader instead, as before.
+    let escaped = read(left[0]).expect("an escaped code reads");
+    assert_eq!(escaped.position.units.len(), 1);
+}

@@ -81,37 +81,67 @@ fn json_string(text: &str) -> Box<str> {
         .into_boxed_str()
 }
 
-/// One object of the result, `{"POWER": [items...], ...}`: `items` are
-/// `(place of the power in `powers`, index of the item)`, in the order they
-/// come; `write` writes one item.
-fn per_power(
-    out: &mut Vec<u8>,
-    powers: &[(&str, Power)],
-    items: &mut [(usize, usize)],
-    mut write: impl FnMut(&mut Vec<u8>, usize),
-) {
-    // Items are pushed with rising indices: sorting by (rank, index) keeps a
-    // power's items in their order, without the stable sort's buffer.
-    items.sort_unstable();
-    out.push(b'{');
-    let mut current = None;
-    for &(rank, item) in items.iter() {
-        if current == Some(rank) {
-            out.push(b',');
-        } else {
-            if current.is_some() {
-                out.extend_from_slice(b"],");
-            }
-            out.extend_from_slice(powers.get(rank).map_or("\"\"", |(k, _)| *k).as_bytes());
-            out.extend_from_slice(b":[");
-            current = Some(rank);
+/// Writes the objects of the result, `{"POWER": [items...], ...}`, reusing
+/// its lists from one object to the next.
+#[derive(Default)]
+struct Groups {
+    /// Per place in `powers`: where its items end in `order`.
+    ends: Vec<usize>,
+    /// The items, power by power.
+    order: Vec<usize>,
+}
+
+impl Groups {
+    /// One object: `items` are `(place of the power in `powers`, index of the
+    /// item)`, in the order they come; `write` writes one item. Each power's
+    /// items keep their order (a counting sort by power).
+    fn write(
+        &mut self,
+        out: &mut Vec<u8>,
+        powers: &[(&str, Power)],
+        items: &[(usize, usize)],
+        mut write: impl FnMut(&mut Vec<u8>, usize),
+    ) {
+        let ends = &mut self.ends;
+        ends.clear();
+        ends.resize(powers.len() + 1, 0);
+        let last = powers.len();
+        for &(rank, _) in items {
+            ends[rank.min(last)] += 1;
         }
-        write(out, item);
+        let mut sum = 0;
+        for slot in ends.iter_mut() {
+            let n = *slot;
+            *slot = sum;
+            sum += n;
+        }
+        self.order.clear();
+        self.order.resize(items.len(), 0);
+        for &(rank, item) in items {
+            let slot = &mut ends[rank.min(last)];
+            self.order[*slot] = item;
+            *slot += 1;
+        }
+        out.push(b'{');
+        let (mut start, mut any_power) = (0, false);
+        for (rank, &end) in ends.iter().enumerate() {
+            if end > start {
+                comma(out, &mut any_power);
+                out.extend_from_slice(powers.get(rank).map_or("\"\"", |(k, _)| *k).as_bytes());
+                out.push(b':');
+                out.push(b'[');
+                for (k, &item) in self.order[start..end].iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    write(out, item);
+                }
+                out.push(b']');
+            }
+            start = end;
+        }
+        out.push(b'}');
     }
-    if current.is_some() {
-        out.push(b']');
-    }
-    out.push(b'}');
 }
 
 /// A comma before every item but the first.
@@ -165,7 +195,13 @@ impl Writer<'_> {
             }
         }
         out.extend_from_slice(b"],\"dislodged\":");
-        let rank = |p: Power| powers.iter().position(|(_, q)| *q == p).unwrap_or(0);
+        // Place of each power in `powers` (0 for one not there).
+        let mut ranks = [0u8; 256];
+        for (i, (_, p)) in powers.iter().enumerate().rev() {
+            ranks[p.0 as usize] = i as u8;
+        }
+        let rank = |p: Power| ranks[p.0 as usize] as usize;
+        let mut groups = Groups::default();
         let mut items: Vec<(usize, usize)> =
             Vec::with_capacity(all.len().max(after.units.len()) + 8);
         if before.phase.kind == PhaseKind::Movement {
@@ -177,7 +213,7 @@ impl Writer<'_> {
                     .map(|(i, d)| (rank(d.unit.power), i)),
             );
         }
-        per_power(out, &powers, &mut items, |out, i| {
+        groups.write(out, &powers, &items, |out, i| {
             let d = &after.dislodged[i];
             out.extend_from_slice(b"{\"attacker_from\":");
             self.places.write_province(map, out, d.attacker_from);
@@ -216,21 +252,24 @@ impl Writer<'_> {
         items.extend(defaults.map(|(i, r)| (rank(r.power), written + i)));
         let mut text = String::new();
         let mut words = Words::default();
-        per_power(out, &powers, &mut items, |out, i| {
+        let mut reason = String::new();
+        groups.write(out, &powers, &items, |out, i| {
             let Some((_, entry)) = request.entries.get(i) else {
                 let Some(r) = all.get(i - written) else {
                     return;
                 };
                 text.clear();
-                write_order_text(&mut text, map, before, &r.order);
-                self.item(out, &mut words, before, all, &text, r, true);
+                write_order_text(&mut text, map, self.places, before, &r.order);
+                self.item(out, &mut words, &mut reason, before, all, &text, r, true);
                 return;
             };
             match entry {
                 Entry::Read { index } => {
                     let text = request.order_texts[*index];
                     match all.get(*index) {
-                        Some(r) => self.item(out, &mut words, before, all, text, r, false),
+                        Some(r) => {
+                            self.item(out, &mut words, &mut reason, before, all, text, r, false)
+                        }
                         None => {
                             out.extend_from_slice(b"{\"order\":");
                             string(out, text);
@@ -254,7 +293,7 @@ impl Writer<'_> {
                 items.push((rank(*p), i));
             }
         }
-        per_power(out, &powers, &mut items, |out, i| {
+        groups.write(out, &powers, &items, |out, i| {
             self.places.write_province(map, out, Province(i as u8));
         });
         out.extend_from_slice(b",\"units\":");
@@ -266,7 +305,7 @@ impl Writer<'_> {
                 .enumerate()
                 .map(|(i, u)| (rank(u.power), i)),
         );
-        per_power(out, &powers, &mut items, |out, i| {
+        groups.write(out, &powers, &items, |out, i| {
             let u = &after.units[i];
             self.unit(out, u.kind, u.location);
         });
@@ -284,6 +323,7 @@ impl Writer<'_> {
         &self,
         out: &mut Vec<u8>,
         words: &mut Words,
+        reason: &mut String,
         before: &Position,
         all: &[Resolution],
         text: &str,
@@ -296,9 +336,10 @@ impl Writer<'_> {
         }
         out.extend_from_slice(b"\"order\":");
         string(out, text);
-        if let Some(reason) = crate::report::why::explain(self.map, before, all, r, text) {
+        reason.clear();
+        if crate::report::why::explain_into(reason, self.map, before, all, r, text) {
             out.extend_from_slice(b",\"reason\":");
-            string(out, &reason);
+            string(out, reason);
         }
         out.extend_from_slice(b",\"result\":");
         words.write(out, r);
@@ -358,11 +399,17 @@ fn contract_verdict(r: &Resolution) -> Verdict {
 /// nationality, which the contract's order strings never spell out.
 pub fn order_text(map: &Map, position: &Position, order: &Order) -> String {
     let mut text = String::new();
-    write_order_text(&mut text, map, position, order);
+    write_order_text(&mut text, map, &Places::new(map), position, order);
     text
 }
 
-fn write_order_text(out: &mut String, map: &Map, position: &Position, order: &Order) {
+fn write_order_text(
+    out: &mut String,
+    map: &Map,
+    places: &Places,
+    position: &Position,
+    order: &Order,
+) {
     let spec = |out: &mut String, u: &UnitSpec| {
         let kind = u.kind.or_else(|| {
             position
@@ -374,9 +421,9 @@ fn write_order_text(out: &mut String, map: &Map, position: &Position, order: &Or
             out.push(k.letter());
             out.push(' ');
         }
-        out.push_str(&map.location_code(u.location));
+        places.write_code(map, out, u.location);
     };
-    let code = |out: &mut String, l: Location| out.push_str(&map.location_code(l));
+    let code = |out: &mut String, l: Location| places.write_code(map, out, l);
     match order {
         Order::Hold { unit } => {
             spec(out, unit);

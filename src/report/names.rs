@@ -1,6 +1,8 @@
 //! Orders and units in the words of the results listing: full province names,
 //! coasts as `(north coast)`, `Army`/`Fleet`, and the classic order keywords.
 
+use std::fmt;
+
 use crate::judge::{Position, Resolution, Verdict};
 use crate::map::{Location, Map, Power, Province, Terrain, UnitKind};
 use crate::orders::{Order, UnitSpec};
@@ -39,7 +41,28 @@ pub fn kind_of(map: &Map, before: &Position, spec: &UnitSpec) -> UnitKind {
 
 /// `Fleet St Petersburg (south coast)`.
 pub fn unit_name(map: &Map, kind: UnitKind, loc: Location) -> String {
-    format!("{} {}", kind.name(), map.location_name(loc))
+    let mut name = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = write_unit_name(&mut name, map, kind, loc);
+    name
+}
+
+/// `unit_name`, written onto `out` (`Map::location_name`'s form of the place).
+pub fn write_unit_name<W: fmt::Write>(
+    out: &mut W,
+    map: &Map,
+    kind: UnitKind,
+    loc: Location,
+) -> fmt::Result {
+    out.write_str(kind.name())?;
+    out.write_char(' ')?;
+    out.write_str(map.name(loc.province))?;
+    if let Some(c) = loc.coast {
+        out.write_str(" (")?;
+        out.write_str(c.name())?;
+        out.write_char(')')?;
+    }
+    Ok(())
 }
 
 /// A unit named by an order, with the coast it stands on filled in from the board.

@@ -3,6 +3,8 @@
 //! and why.
 
 // Helpers shared by the files of the group, compiled once.
+#[path = "../adjudicate_support/mod.rs"]
+mod adjudicate_support;
 #[path = "../datc_support/mod.rs"]
 mod datc_support;
 
