@@ -597,7 +597,7 @@ impl Session<'_, '_, '_> {
         );
         // Before the BECOME, the commands alone: the master's answers (who
         // has ordered, other powers' orders) are not the player's to read.
-        for (i, r) in self.reply.iter().enumerate() {
+        for (i, (_, r)) in self.reply.iter().enumerate() {
             let shown = if i < from {
                 r.lines().next().unwrap_or_default()
             } else {
