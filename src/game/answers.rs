@@ -85,7 +85,16 @@ pub fn whogame(state: &GameState) -> String {
 pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
     let mut out = format!("Summary of {}:\n", state.name);
     let names = super::variants::display_names(state);
-    for rec in tx.phases(game)? {
+    let phases = tx.phases(game)?;
+    // njudge's SUMMARY before the first processing prints empty tables; say why.
+    if phases.is_empty() {
+        let when = match state.phase_name() {
+            Some(p) => format!("the first phase, {p}, is under way"),
+            None => "the game has not started".to_string(),
+        };
+        let _ = writeln!(out, "  No phase has been processed yet: {when}.");
+    }
+    for rec in phases {
         let after: PositionDoc = match serde_json::from_str::<PositionDoc>(&rec.position_after) {
             Ok(p) => p.relabelled(&names),
             Err(_) => continue,

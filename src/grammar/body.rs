@@ -807,7 +807,10 @@ pub(crate) fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
 fn looks_like_command(line: &Line) -> bool {
     line.toks.first().is_some_and(|t| {
         let w = line.norm_of(t);
-        t.kind == Kind::Word && command::is_command_word(w) && !matches!(w, "hello" | "login")
+        // Greetings and sentences before the first command may begin so.
+        t.kind == Kind::Word
+            && command::is_command_word(w)
+            && !matches!(w, "hello" | "login" | "i" | "who" | "info" | "watch")
     })
 }
 

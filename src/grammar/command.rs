@@ -25,7 +25,8 @@ pub enum Seat {
     Initial(char),
     /// `SIGNON France@mygame pw`
     Power(Power),
-    /// `SIGNON ?mygame pw`: join a game that is forming.
+    /// `SIGNON ?mygame pw`: join a game that is forming; `SIGNON ? pw`
+    /// (no game named): the next game that is forming.
     Join,
 }
 
@@ -37,6 +38,8 @@ pub enum PressTo {
     Master,
     Powers(Vec<Power>),
     AllBut(Vec<Power>),
+    /// `PRESS TO O` (njudge's `O`): the game's observers (and the master).
+    Observers,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,11 +103,14 @@ pub enum DiaryAction {
 #[non_exhaustive]
 pub enum Command {
     // -- player and account --------------------------------------------------------
-    /// `SIGNON Fmygame pw`, `SIGNON France@mygame pw`, `SIGNON ?mygame pw`
+    /// `SIGNON Fmygame pw`, `SIGNON France@mygame pw`, `SIGNON ?mygame pw`,
+    /// each with the game's variant named after the password (njudge: proof
+    /// the player knows what the game is).
     Signon {
         seat: Seat,
         game: String,
         password: String,
+        variant: Option<String>,
     },
     /// Ends the mail: nothing after it is read.
     Signoff,
@@ -137,6 +143,17 @@ pub enum Command {
     SetPreference(Vec<Vec<Power>>),
     /// `SET TIMEZONE Europe/Paris`: the zone the player's dates are read in.
     SetTimezone(Tz),
+    // -- njudge habits of players -----------------------------------------------
+    /// `WHOIS user ...`, `WHO IS user ...`, `WHO user ...`: the registrations
+    /// whose address starts with each word.
+    WhoIs(Vec<String>),
+    /// `INFO PLAYER address`: what the judge knows of one player.
+    InfoPlayer(String),
+    /// `I AM ALSO oldaddress`: refused on purpose (a From: can be forged).
+    IAmAlso(String),
+    /// `POSTAL PRESS` / `POSTALPRESS` ... `ENDPRESS`: a broadcast held until
+    /// the phase is processed.
+    PostalPress(String),
     // -- game ----------------------------------------------------------------------
     /// `LIST [game]`
     List(Option<String>),
@@ -339,6 +356,7 @@ impl Command {
         match self {
             Command::Press { .. }
             | Command::Broadcast { .. }
+            | Command::PostalPress(_)
             | Command::Diary(DiaryAction::Record(_)) => Some(Block::Press),
             Command::Register(_) => Some(Block::Register),
             Command::MapBlock(_) => Some(Block::Map),
@@ -354,6 +372,7 @@ impl Command {
         match self {
             Command::Press { text: t, .. }
             | Command::Broadcast { text: t }
+            | Command::PostalPress(t)
             | Command::Diary(DiaryAction::Record(t))
             | Command::MapBlock(t)
             | Command::Propose(t)
@@ -426,6 +445,12 @@ pub(crate) const COMMAND_WORDS: &[&str] = &[
     "declare",
     "nowait",
     "wait",
+    "whois",
+    "who",
+    "watch",
+    "info",
+    "postalpress",
+    "postal",
 ];
 
 const SET_WORDS: &[&str] = &[
@@ -517,6 +542,13 @@ pub(crate) fn is_command_word(w: &str) -> bool {
             | "declare"
             | "nowait"
             | "wait"
+            | "whois"
+            | "who"
+            | "watch"
+            | "info"
+            | "i"
+            | "postalpress"
+            | "postal"
             | "endpress"
             | "enddiary"
             | "endbroadcast"
@@ -605,6 +637,8 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "get" => Command::Get(rest_text(cur, "a topic")?),
         "version" => Command::Version,
         "press" => press(ctx, cur)?,
+        // njudge: `BROADCAST` with options is `PRESS` with them.
+        "broadcast" if !cur.at_end() => press(ctx, cur)?,
         "broadcast" => Command::Broadcast {
             text: String::new(),
         },
@@ -686,6 +720,16 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
                 }
             }
         }
+        "whois" | "who" | "watch" | "info" | "i" | "postalpress" | "postal" => {
+            match player_habit(first, cur)? {
+                Some(c) => c,
+                // `I` that is not `I AM ALSO`: the line is something else.
+                None => {
+                    cur.pos -= 1;
+                    return Ok(None);
+                }
+            }
+        }
         "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal" | "endregulations" => {
             return Err(GrammarError::new(
                 ErrorKind::Block,
@@ -760,6 +804,54 @@ fn agora_gm(first: &str, cur: &mut Cursor) -> Result<Option<Command>, GrammarErr
     }))
 }
 
+/// njudge's commands for players that Legate reads as its own: `WHOIS`,
+/// `WHO IS`, `WHO GAME`, `INFO PLAYER`, `WATCH`, `I AM ALSO`, `POSTAL PRESS`.
+/// `None` when the line is not one of them (the first word is already read).
+fn player_habit(first: &str, cur: &mut Cursor) -> Result<Option<Command>, GrammarError> {
+    Ok(Some(match first {
+        "who" if cur.eat_word(&["game"]) => {
+            let game = if cur.at_end() || cur.is_word(&["full"]) {
+                None
+            } else {
+                opt_raw(cur)
+            };
+            // `FULL` (observers too): the answer lists them already.
+            cur.eat_word(&["full"]);
+            Command::Whogame(game)
+        }
+        "whois" | "who" => {
+            cur.eat_word(&["is"]);
+            let mut users = Vec::new();
+            while let Some(u) = opt_raw(cur) {
+                users.push(u);
+            }
+            if users.is_empty() {
+                return Err(cur.expected("an address or the start of one"));
+            }
+            Command::WhoIs(users)
+        }
+        "info" => {
+            if !cur.eat_word(&["player"]) {
+                return Err(cur.expected("PLAYER"));
+            }
+            Command::InfoPlayer(raw(cur, "an address")?)
+        }
+        "watch" => Command::Observe {
+            game: raw(cur, "a game name")?,
+            password: raw(cur, "a password")?,
+        },
+        "i" if cur.is_word(&["am"]) && cur.word_at(1) == Some("also") => {
+            cur.bump();
+            cur.bump();
+            Command::IAmAlso(raw(cur, "your registered address")?)
+        }
+        "postalpress" => Command::PostalPress(String::new()),
+        "postal" if cur.eat_word(&["press"]) => Command::PostalPress(String::new()),
+        "postal" => return Err(cur.expected("PRESS")),
+        _ => return Ok(None),
+    }))
+}
+
 /// The rest of the line as written.
 fn rest_text(cur: &mut Cursor, what: &str) -> Result<String, GrammarError> {
     let t = cur.rest_raw().trim().to_string();
@@ -828,14 +920,19 @@ fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             None => return Err(bad("a power initial and game name (Fmygame)")),
         }
     };
-    if game.is_empty() {
+    // `SIGNON ? pw`: the next game that is forming.
+    if game.is_empty() && seat != Seat::Join {
         return Err(bad("a game name after the power"));
     }
     let password = raw(cur, "a password")?;
+    // njudge: the variant named after the password, to show the player
+    // knows what the game is.
+    let variant = opt_raw(cur).map(|v| v.to_ascii_lowercase());
     Ok(Command::Signon {
         seat,
         game,
         password,
+        variant,
     })
 }
 
@@ -936,7 +1033,8 @@ fn powers(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Power>, GrammarError> {
     Ok(out)
 }
 
-/// A power by its initial (`F`), when the initial is unique on the map.
+/// A power by its initial (`F`): the one power of the map with that initial, or
+/// the one great power among several.
 fn initial(map: &Map, w: &str) -> Option<Power> {
     let mut c = w.chars();
     let (Some(ch), None) = (c.next(), c.next()) else {
@@ -948,11 +1046,20 @@ fn initial(map: &Map, w: &str) -> Option<Power> {
             .next()
             .is_some_and(|f| f.eq_ignore_ascii_case(&ch))
     });
-    let (i, _) = hits.next()?;
-    if hits.next().is_some() {
-        return None;
+    let (i, first) = hits.next()?;
+    let mut best = (i, first.home_centers.len(), true);
+    // Where a variant's minor powers share an initial with a great power
+    // (Rumania and Russia in Masters games), the initial is the great power's,
+    // as njudge gives each playing power its own letter.
+    for (j, p) in hits {
+        let homes = p.home_centers.len();
+        if homes > best.1 {
+            best = (j, homes, true);
+        } else if homes == best.1 {
+            best.2 = false;
+        }
     }
-    Some(Power(i as u8))
+    best.2.then_some(Power(best.0 as u8))
 }
 
 /// `PRESS [TO <powers> | TO ALL BUT <powers>] [GREY | WHITE]`
@@ -969,32 +1076,146 @@ fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
              PRESS TO ALL, or BROADCAST",
         ));
     }
-    for _ in 0..2 {
-        if cur.eat_word(&["to"]) {
-            if cur.eat_word(&["all"]) {
-                if cur.eat_word(&["but"]) {
-                    to = PressTo::AllBut(powers(ctx, cur)?);
-                }
-            } else if cur.eat_word(&["m", "master", "gm", "moderator"]) {
-                to = PressTo::Master;
-            } else {
-                to = PressTo::Powers(powers(ctx, cur)?);
-            }
-            if matches!(&to, PressTo::Powers(v) | PressTo::AllBut(v) if v.is_empty()) {
-                return Err(cur.expected("a power"));
-            }
+    for _ in 0..3 {
+        if let Some(t) = press_audience(ctx, cur)? {
+            to = t;
         }
-        if cur.eat_word(&["grey", "gray"]) {
+        if cur.eat_word(&["grey", "gray", "anonymous", "anonymously"]) {
             color = Some(PressColor::Grey);
-        } else if cur.eat_word(&["white"]) {
+        } else if cur.eat_word(&["white", "unanonymous", "unanonymously"]) {
             color = Some(PressColor::White);
         }
+        no_fake(cur)?;
     }
     Ok(Command::Press {
         to,
         color,
         text: String::new(),
     })
+}
+
+/// Who a press header sends to: `TO <list>`, `+<list>`, `TO ALL BUT <list>`,
+/// `-<list>`, `TO ALL`, `TO M`, `TO O`. njudge's lists are initials run
+/// together (`TO frg`), where `O` is the observers and `M` the master.
+fn press_audience(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<PressTo>, GrammarError> {
+    let all_but = if cur.eat_word(&["to"]) {
+        if cur.eat_word(&["all"]) {
+            if !cur.eat_word(&["but"]) {
+                return Ok(Some(PressTo::All));
+            }
+            true
+        } else if cur.eat_word(&["master", "gm", "moderator"]) {
+            return Ok(Some(PressTo::Master));
+        } else if cur.eat_word(&["observer", "observers"]) {
+            return Ok(Some(PressTo::Observers));
+        } else {
+            false
+        }
+    } else if cur
+        .peek()
+        .is_some_and(|t| t.kind == Kind::Other && t.ch == '+')
+    {
+        cur.bump();
+        false
+    } else if cur.eat(Kind::Dash) {
+        true
+    } else {
+        return Ok(None);
+    };
+    let col = cur.column();
+    let (list, observers, master) = press_list(ctx, cur)?;
+    let refuse = |what: &str| Err(GrammarError::new(ErrorKind::Expected, col, "", what));
+    Ok(Some(match (all_but, list.is_empty(), observers, master) {
+        (_, true, false, false) => return Err(cur.expected("a power")),
+        (false, true, true, false) => PressTo::Observers,
+        (false, true, false, true) => PressTo::Master,
+        (false, false, false, false) => PressTo::Powers(list),
+        (false, ..) => {
+            return refuse(
+                "press to powers, to the master (TO M) or to the observers (TO O): \
+                 send each in a message of its own",
+            );
+        }
+        (true, _, _, true) => {
+            return refuse("powers only after ALL BUT: the master reads all press on this judge");
+        }
+        // Observers never read press that is not to all here: `ALL BUT ro`
+        // already keeps it from them.
+        (true, true, true, false) => return Err(cur.expected("a power")),
+        (true, false, _, false) => PressTo::AllBut(list),
+    }))
+}
+
+/// A press list: power names, or initials run together (`frg`) where `O` is
+/// the observers and `M` the master. Returns (powers, observers, master).
+fn press_list(ctx: &Ctx, cur: &mut Cursor) -> Result<(Vec<Power>, bool, bool), GrammarError> {
+    let (mut out, mut observers, mut master) = (Vec::new(), false, false);
+    loop {
+        cur.eat(Kind::Comma);
+        let Some(w) = cur.word() else { break };
+        if is_press_option(w) {
+            break;
+        }
+        if let Some(p) = lexicon::power(ctx.map, w).or_else(|| initial(ctx.map, w)) {
+            out.push(p);
+        } else {
+            for c in w.chars() {
+                match (c, initial(ctx.map, &c.to_string())) {
+                    (_, Some(p)) => out.push(p),
+                    ('o', None) => observers = true,
+                    ('m', None) => master = true,
+                    _ => {
+                        return Err(power_word(ctx, cur)
+                            .err()
+                            .unwrap_or_else(|| cur.expected("a power")));
+                    }
+                }
+            }
+        }
+        cur.bump();
+    }
+    Ok((out, observers, master))
+}
+
+/// The words of a press header that end a list of powers.
+fn is_press_option(w: &str) -> bool {
+    matches!(
+        w,
+        "grey"
+            | "gray"
+            | "white"
+            | "but"
+            | "anonymous"
+            | "anonymously"
+            | "unanonymous"
+            | "unanonymously"
+            | "fake"
+            | "nofake"
+            | "no"
+            | "to"
+    )
+}
+
+/// `NOFAKE` / `NO FAKE [BROADCAST]` are read (the press is what it says);
+/// `FAKE ...` is refused: no game on this judge allows fake press.
+fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
+    let at = cur.pos;
+    if cur.eat_word(&["nofake"]) || (cur.eat_word(&["no"]) && cur.eat_word(&["fake"])) {
+        cur.eat_word(&["broadcast"]);
+        return Ok(());
+    }
+    cur.pos = at;
+    if cur.is_word(&["fake"]) {
+        return Err(GrammarError::new(
+            ErrorKind::Expected,
+            cur.column(),
+            "FAKE",
+            "press without FAKE: no game on this judge allows fake press \
+             (njudge's default, No Fake), so what a message says of its \
+             sender and readers is always true",
+        ));
+    }
+    Ok(())
 }
 
 /// `DIARY [RECORD | LIST | READ <n> | DELETE <n>]`
@@ -1231,6 +1452,17 @@ fn preference(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Vec<Power>>, GrammarErr
     let mut open: Option<Vec<Power>> = None;
     while let Some(t) = cur.peek() {
         match t.kind {
+            // njudge's `info` writes equal choices in parentheses too.
+            Kind::LParen => {
+                if open.is_some() {
+                    return Err(cur.expected("\")\""));
+                }
+                open = Some(Vec::new());
+            }
+            Kind::RParen => match open.take() {
+                Some(g) if !g.is_empty() => groups.push(g),
+                _ => return Err(cur.expected("a power")),
+            },
             Kind::Other if t.ch == '[' => {
                 if open.is_some() {
                     return Err(cur.expected("\"]\""));
@@ -1449,11 +1681,19 @@ fn block(head: &str, text: &str, end: &str) -> String {
 fn print(map: Option<&Map>, c: &Command) -> String {
     use Command::*;
     match c {
-        Signon { seat, game, .. } => match seat {
-            Seat::Initial(ch) => format!("SIGNON {ch} {game} ****"),
-            Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
-            Seat::Join => format!("SIGNON ?{game} ****"),
-        },
+        Signon {
+            seat,
+            game,
+            variant,
+            ..
+        } => {
+            let s = match seat {
+                Seat::Initial(ch) => format!("SIGNON {ch} {game} ****"),
+                Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
+                Seat::Join => format!("SIGNON ?{game} ****"),
+            };
+            opt_s(&s, variant)
+        }
         Signoff => "SIGNOFF".into(),
         Create {
             game,
@@ -1531,6 +1771,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 PressTo::Master => s.push_str(" TO MASTER"),
                 PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
                 PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
+                PressTo::Observers => s.push_str(" TO O"),
             }
             match color {
                 Some(PressColor::Grey) => s.push_str(" GREY"),
@@ -1540,6 +1781,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
             block(&s, text, "ENDPRESS")
         }
         Broadcast { text } => block("BROADCAST", text, "ENDPRESS"),
+        PostalPress(text) => block("POSTAL PRESS", text, "ENDPRESS"),
+        WhoIs(users) => format!("WHOIS {}", users.join(" ")),
+        InfoPlayer(a) => format!("INFO PLAYER {a}"),
+        IAmAlso(a) => format!("I AM ALSO {a}"),
         Diary(DiaryAction::Record(t)) => block("DIARY RECORD", t, "ENDPRESS"),
         Diary(DiaryAction::List) => "DIARY LIST".into(),
         Diary(DiaryAction::Read(n)) => format!("DIARY READ {n}"),
