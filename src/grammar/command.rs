@@ -1124,7 +1124,7 @@ fn press_audience(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<PressTo>, Gramma
     };
     let col = cur.column();
     let (list, observers, master) = press_list(ctx, cur)?;
-    let refuse = |what: &str| Err(GrammarError::new(ErrorKind::Expected, col, "", what));
+    let refuse = |why: &str| Err(GrammarError::new(ErrorKind::Block, col, "", why));
     Ok(Some(match (all_but, list.is_empty(), observers, master) {
         (_, true, false, false) => return Err(cur.expected("a power")),
         (false, true, true, false) => PressTo::Observers,
@@ -1132,12 +1132,12 @@ fn press_audience(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<PressTo>, Gramma
         (false, false, false, false) => PressTo::Powers(list),
         (false, ..) => {
             return refuse(
-                "press to powers, to the master (TO M) or to the observers (TO O): \
-                 send each in a message of its own",
+                "a press list names powers, or the master (M), or the observers (O): \
+                 send each a message of its own",
             );
         }
         (true, _, _, true) => {
-            return refuse("powers only after ALL BUT: the master reads all press on this judge");
+            return refuse("ALL BUT takes powers only: the master reads all press on this judge");
         }
         // Observers never read press that is not to all here: `ALL BUT ro`
         // already keeps it from them.
@@ -1207,12 +1207,12 @@ fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
     cur.pos = at;
     if cur.is_word(&["fake"]) {
         return Err(GrammarError::new(
-            ErrorKind::Expected,
+            ErrorKind::Block,
             cur.column(),
             "FAKE",
-            "press without FAKE: no game on this judge allows fake press \
-             (njudge's default, No Fake), so what a message says of its \
-             sender and readers is always true",
+            "fake press is not allowed: no game on this judge allows it (njudge's \
+             default, No Fake), so what a message says of its sender and readers \
+             is always true; the message was not sent",
         ));
     }
     Ok(())

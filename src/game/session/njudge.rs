@@ -122,7 +122,9 @@ impl Session<'_, '_, '_> {
     ) -> Result<bool, EngineError> {
         let sender = self.sender.clone();
         let g = self.work.game(key);
-        if !matches!(g.state.status, Status::Active | Status::Paused) {
+        if !matches!(g.state.status, Status::Active | Status::Paused)
+            || !crate::game::variants::open_to_take_over(&g.state)
+        {
             return Ok(false);
         }
         let map = map_for(&g.state.settings.variant)?;
@@ -165,10 +167,11 @@ impl Session<'_, '_, '_> {
             .filter(|m| m.role == Role::Player && m.power.as_deref() == Some(power))
             .map(|m| m.address.clone())
             .collect();
-        g.state.members.retain(|m| {
-            !(m.role == Role::Player && m.power.as_deref() == Some(power))
-                && !(m.role == Role::Standby && m.address.eq_ignore_ascii_case(&sender))
-        });
+        let leaves = |m: &crate::game::model::Member| {
+            (m.role == Role::Player && m.power.as_deref() == Some(power))
+                || (m.role == Role::Standby && m.address.eq_ignore_ascii_case(&sender))
+        };
+        g.state.members.retain(|m| !leaves(m));
         g.state.members.push(newcomer);
         g.state.clock.abandon_announced.retain(|p| p != power);
         if g.state.status == Status::Active {
