@@ -246,6 +246,29 @@ fn summary_before_the_first_processing_says_so() {
     );
 }
 
+#[test]
+fn history_takes_njudges_lines_and_exclstart() {
+    let mut table = table();
+    table.process_by_master();
+    let a = no_errors(table.mail("anyone@else.test", "HISTORY habits\n"));
+    assert_says(&a.reply_body, &["Movement results for Spring of 1901"]);
+    let a = no_errors(table.mail("anyone@else.test", "HISTORY habits LINES 3\n"));
+    assert_says(&a.reply_body, &["(cut at 3 of"]);
+    // Spring 1901 on left out: nothing is left.
+    let a = no_errors(table.mail("anyone@else.test", "HISTORY habits EXCLSTART S1901M\n"));
+    assert_says(&a.reply_body, &["No phase was processed in that time."]);
+    // A span that excludes nothing played leaves the history whole.
+    let a = no_errors(table.mail(
+        "anyone@else.test",
+        "HISTORY habits EXCLSTART S1899M EXCLEND F1900M BROAD\n",
+    ));
+    assert!(
+        !a.reply_body.contains("No phase was processed"),
+        "{}",
+        a.reply_body
+    );
+}
+
 // ----- press -----------------------------------------------------------------
 
 #[test]

@@ -265,7 +265,13 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetTimezone(zone) => R::SetTimezone(zone.name().to_string()),
         Command::SetPassword(pw) => R::SetPassword(pw.clone()),
         Command::List(g) => R::List(g.clone()),
-        Command::History { game, from, to } => R::History {
+        Command::History {
+            game,
+            from,
+            to,
+            limits,
+        } => R::History {
+            limits: limits.clone(),
             game: game.clone(),
             from: from.as_ref().map(|d| date(d, now, tz)).transpose()?,
             to: to.as_ref().map(|d| date(d, now, tz)).transpose()?,

@@ -137,6 +137,8 @@ pub enum Request {
         game: Option<String>,
         from: Option<DateTime<Utc>>,
         to: Option<DateTime<Utc>>,
+        /// njudge's `LINES n` and `EXCLSTART`/`EXCLEND`.
+        limits: crate::grammar::HistoryLimits,
     },
     WhoGame(Option<String>),
     Help,

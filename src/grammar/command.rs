@@ -56,6 +56,15 @@ pub enum PressSetting {
     None,
 }
 
+/// njudge's `HISTORY ... LINES n` and `EXCLSTART turn [EXCLEND turn]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// At most this many lines of answer.
+    pub lines: Option<u32>,
+    /// Phases left out: from the first to the second (to the end when none).
+    pub exclude: Option<(Phase, Option<Phase>)>,
+}
+
 /// `SET RULES 2023|2000|1971`: the rulebook edition where editions differ.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RulesEdition {
@@ -157,11 +166,13 @@ pub enum Command {
     // -- game ----------------------------------------------------------------------
     /// `LIST [game]`
     List(Option<String>),
-    /// `HISTORY [game] [FROM date] [TO date]`
+    /// `HISTORY [game] [FROM date] [TO date] [LINES n]`,
+    /// `HISTORY [game] EXCLSTART turn [EXCLEND turn] [BROAD]`
     History {
         game: Option<String>,
         from: Option<DateSpec>,
         to: Option<DateSpec>,
+        limits: HistoryLimits,
     },
     /// `SUMMARY [game]`
     Summary(Option<String>),
@@ -983,7 +994,7 @@ fn date(cur: &mut Cursor) -> Result<DateSpec, GrammarError> {
 
 /// `HISTORY [game] [FROM date] [TO date]`
 fn history(cur: &mut Cursor) -> Result<Command, GrammarError> {
-    let game = if cur.at_end() || cur.is_word(&["from", "to"]) {
+    let game = if cur.at_end() || cur.is_word(HISTORY_WORDS) {
         None
     } else {
         opt_raw(cur)
@@ -998,7 +1009,61 @@ fn history(cur: &mut Cursor) -> Result<Command, GrammarError> {
     } else {
         None
     };
-    Ok(Command::History { game, from, to })
+    let limits = history_limits(cur)?;
+    Ok(Command::History {
+        game,
+        from,
+        to,
+        limits,
+    })
+}
+
+/// njudge's turn id: a phase (`S1902M`), where builds are `F1999B` (the
+/// adjustments of that year, `W1999A` here).
+fn turn_id(cur: &mut Cursor) -> Result<Phase, GrammarError> {
+    let builds = cur.word().and_then(|w| {
+        let year = w.strip_prefix(['f', 'w'])?.strip_suffix('b')?;
+        format!("W{year}A").parse::<Phase>().ok()
+    });
+    match builds {
+        Some(p) => {
+            cur.bump();
+            Ok(p)
+        }
+        None => phase_words(cur),
+    }
+}
+
+/// The words of `HISTORY` after the game.
+const HISTORY_WORDS: &[&str] = &["from", "to", "lines", "exclstart", "exclend", "broad"];
+
+/// njudge's `LINES n`, `EXCLSTART turn [EXCLEND turn]` and `BROAD` (notices
+/// are not in this judge's history, so `BROAD` changes nothing).
+fn history_limits(cur: &mut Cursor) -> Result<HistoryLimits, GrammarError> {
+    let mut limits = HistoryLimits::default();
+    while !cur.at_end() {
+        if cur.eat_word(&["lines"]) {
+            limits.lines = Some(number(cur, "a number of lines")?);
+        } else if cur.eat_word(&["exclstart"]) {
+            limits.exclude = Some((turn_id(cur)?, None));
+        } else if cur.eat_word(&["exclend"]) {
+            let end = turn_id(cur)?;
+            match limits.exclude.as_mut() {
+                Some((_, e)) => *e = Some(end),
+                None => {
+                    return Err(GrammarError::new(
+                        ErrorKind::Block,
+                        cur.column(),
+                        "EXCLEND",
+                        "EXCLEND needs an EXCLSTART before it (HISTORY game EXCLSTART S1903M EXCLEND F1905B)",
+                    ));
+                }
+            }
+        } else if !cur.eat_word(&["broad"]) {
+            return Err(cur.expected("LINES, EXCLSTART, EXCLEND or BROAD"));
+        }
+    }
+    Ok(limits)
 }
 
 /// A list of powers by name, adjective or initial, separated by spaces or commas.
@@ -1738,13 +1803,27 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         SetTimezone(tz) => format!("SET TIMEZONE {}", tz.name()),
         List(g) => opt_s("LIST", g),
-        History { game, from, to } => {
+        History {
+            game,
+            from,
+            to,
+            limits,
+        } => {
             let mut s = opt_s("HISTORY", game);
             if let Some(d) = from {
                 s.push_str(&format!(" FROM {d}"));
             }
             if let Some(d) = to {
                 s.push_str(&format!(" TO {d}"));
+            }
+            if let Some(n) = limits.lines {
+                s.push_str(&format!(" LINES {n}"));
+            }
+            if let Some((start, end)) = limits.exclude {
+                s.push_str(&format!(" EXCLSTART {start}"));
+                if let Some(e) = end {
+                    s.push_str(&format!(" EXCLEND {e}"));
+                }
             }
             s
         }

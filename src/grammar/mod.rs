@@ -28,8 +28,8 @@ pub use body::{
 };
 pub use canonical::{canonical, canonical_parsed, canonical_routed};
 pub use command::{
-    ClockSetting, Command, Condition, DiaryAction, PressColor, PressSetting, PressTo, RulesEdition,
-    Seat, command_canonical,
+    ClockSetting, Command, Condition, DiaryAction, HistoryLimits, PressColor, PressSetting,
+    PressTo, RulesEdition, Seat, command_canonical,
 };
 pub use date::{DateSpec, Zone, parse_date, parse_zone_name};
 pub use error::{ErrorKind, GrammarError};
