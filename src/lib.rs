@@ -6,6 +6,8 @@
 //! and know nothing of mail or SQL. Above it: `store` (SQLite), `game` (the
 //! engine), `mail` (IMAP/SMTP/Maildir) and `cli`.
 
+#![forbid(unsafe_code)]
+
 pub mod adjudicate_json;
 pub mod cli;
 pub mod config;

@@ -87,6 +87,13 @@ pub struct PhaseSchedule {
     pub grace_hours: u32,
     /// Days on which a deadline may fall (in the game's zone).
     pub weekdays: Weekdays,
+    /// njudge's `MIN`: minutes at least from the start of the phase before
+    /// it is processed early.
+    #[serde(default)]
+    pub min_minutes: u32,
+    /// njudge's `DELAY`: minutes from the last orders in to the processing.
+    #[serde(default)]
+    pub delay_minutes: u32,
 }
 
 impl PhaseSchedule {
@@ -100,6 +107,8 @@ impl PhaseSchedule {
             next_hours,
             grace_hours,
             weekdays: Weekdays::ALL,
+            min_minutes: 0,
+            delay_minutes: 0,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use legate::grammar::{Condition, parse_order_in};
-use legate::judge::Position;
+use legate::judge::{self, Position};
 use legate::map::{Map, Power, UnitKind};
 use legate::orders::Order;
 use legate::phase::PhaseKind;
@@ -541,13 +541,14 @@ fn civil_disorder_holds_and_removes_the_farthest_fleets_first_then_by_name() {
         ["pic", "nth", "ska"],
         "farthest, then fleets, then North Sea before Skagerrak"
     );
-    let stated: Vec<String> = civil_disorder::removal_order(map(), &position, russia)
-        .iter()
-        .map(|u| format!("{} {}", u.kind.letter(), map().abbr(u.province())))
-        .collect();
+    let stated: Vec<String> =
+        judge::removal_order(map(), &civil_disorder::rules(), &position, russia)
+            .iter()
+            .map(|u| format!("{} {}", u.kind.letter(), map().abbr(u.province())))
+            .collect();
     assert_eq!(stated, ["A pic", "F nth", "F ska", "A boh", "A mos"]);
     assert!(
-        civil_disorder::removal_order(map(), &position, russia)
+        judge::removal_order(map(), &civil_disorder::rules(), &position, russia)
             .iter()
             .all(|u| u.kind == UnitKind::Army || u.kind == UnitKind::Fleet)
     );

@@ -1815,6 +1815,67 @@ async fn deadline_changes_and_press_settings_reach_every_mailbox_as_on_njudge() 
     );
 }
 
+/// njudge's Master notices by real mail, each read in someone else's mailbox:
+/// `BECOME Fra` mails France's player a copy of what was done, `EJECT` tells
+/// the ejected player and the others, `PAUSE` tells every player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn master_habits_reach_the_players_mailboxes_as_on_njudge() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    start_game(&stack, &config, t0).await;
+    let (austria, england, france) = (POWERS[0].1, POWERS[1].1, POWERS[2].1);
+    let count = |who: &str| stack.delivered(who);
+    let before: Vec<usize> = POWERS.iter().map(|(_, a)| count(a)).collect();
+    let master = format!("SIGNON M{GAME} gm-secret\nBECOME Fra\nA Par - Bur\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "become@example.test",
+            "become",
+            &master,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(10));
+    stack.wait_delivered(france, before[2] + 1).await;
+    let copy = text_of(one_with(&mailbox(&stack, france).await, "Master as France"));
+    assert!(
+        copy.contains("A PAR - BUR") || copy.contains("A Par - Bur"),
+        "{copy}"
+    );
+    // The master's sign-on answer (every power's orders) is not in the copy.
+    assert!(!copy.contains("Orders for S1901M"), "{copy}");
+    assert_eq!(count(england), before[1], "England got a copy");
+
+    let (a, e) = (count(austria), count(england));
+    let master = format!("SIGNON M{GAME} gm-secret\nEJECT Austria\nPAUSE\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "eject@example.test",
+            "eject",
+            &master,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(20));
+    stack.wait_delivered(austria, a + 1).await;
+    stack.wait_delivered(england, e + 2).await;
+    let ejected = text_of(one_with(&mailbox(&stack, austria).await, "Ejected"));
+    assert!(ejected.contains("removed you (Austria)"), "{ejected}");
+    let england_mail = mailbox(&stack, england).await;
+    for subject in ["Ejection", "Paused"] {
+        assert!(
+            england_mail.iter().any(|m| subject_of(m).contains(subject)),
+            "England was not told: {subject}"
+        );
+    }
+}
+
 /// njudge's player habits by real mail, where the effect is on other
 /// players' mailboxes: a resignation and a take-over are announced to every
 /// player, and press to `+g` (njudge's list of initials) reaches Germany only.

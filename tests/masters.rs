@@ -3,7 +3,8 @@
 
 use legate::grammar::{Entry, OrderItem, parse_line, parse_order_in};
 use legate::judge::{
-    Countries, Position, Reason as JudgeReason, Rules, Unit, Verdict as JudgeVerdict, adjudicate,
+    self, Countries, Edition, Position, Reason as JudgeReason, Rules, Unit,
+    Verdict as JudgeVerdict, adjudicate,
 };
 use legate::map::{Map, Power, Province, UnitKind};
 use legate::orders::Order;
@@ -1147,6 +1148,38 @@ fn mr2e_removals_for_a_great_power_in_civil_disorder_and_ties_to_the_rule() {
     );
 }
 
+#[test]
+fn removals_owed_follow_the_judges_rule_under_the_older_rules_too() {
+    // Russia owes one removal and writes none. Under the 2000 rules a fleet is
+    // measured by sailing: F Adr is 5 moves from a home center (4 steps over any
+    // border), A Por 5 steps; at equal distance the fleet goes first.
+    let p = position(
+        "W1901A",
+        &[
+            "Russia: A Mos",
+            "Russia: A War",
+            "Russia: F Sev",
+            "Russia: F Adr",
+            "Russia: A Por",
+        ],
+        &[],
+    );
+    let russia = power("Russia");
+    let homes = p.home_of(russia);
+    let nearest = |at: &str| homes.iter().map(|h| map().distance(prov(at), h)).min();
+    assert_eq!(nearest("adr"), Some(4));
+    assert_eq!(map().sailing_distance(prov("adr"), homes), Some(5));
+    assert_eq!(nearest("por"), Some(5));
+    let older = Rules::preset(Edition::E2000);
+    let r = adjust(map(), &older, &state("MR2"), &p, &[], &[]);
+    assert!(unit_at(&r.after, "adr").is_none(), "{:?}", r.after.units);
+    assert!(unit_at(&r.after, "por").is_some());
+    assert_eq!(
+        judge::removal_order(map(), &older, &p, russia)[0].province(),
+        prov("adr")
+    );
+}
+
 // ---------------------------------------------------------------- together
 
 #[test]
@@ -1342,7 +1375,7 @@ fn the_adjustment_summary_lists_rebels_annexations_aid_and_disbands() {
     let sum = summary(&adjust(map(), &rules(), &s, &p, &[], &subs));
     assert_eq!(
         sum.rebels_raised,
-        [(power("Turkey"), Power(20), prov("mos"))]
+        [(vec![power("Turkey")], Power(20), prov("mos"))]
     );
     assert_eq!(sum.annexed, [(power("France"), prov("spa"))]);
     assert_eq!(sum.aid, [(power("France"), Power(19))]);

@@ -359,6 +359,17 @@ fn mr3_the_moscow_example_by_mail() {
             "Russia: BUILD A MOS - not followed",
         ],
     );
+    // Two builds raised one unit: it is listed once, with both powers (MR3 c).
+    assert_eq!(
+        report.matches("Rebel A MOS in Moscow").count(),
+        1,
+        "{report}"
+    );
+    assert!(
+        report.contains("Rebel A MOS in Moscow (by Turkey and Germany)")
+            || report.contains("Rebel A MOS in Moscow (by Germany and Turkey)"),
+        "{report}"
+    );
     assert_eq!(table.phase().to_string(), "S1902M");
     // Rolled back, the rebels are gone with the phase that raised them.
     no_errors(table.master_mail("ROLLBACK W1901A\n"));
@@ -510,6 +521,32 @@ fn mr6_the_france_italy_armenia_example_by_mail() {
         report.contains("Aid given: France to Italy; France to Rebel A ARM"),
         "{report}"
     );
+}
+
+#[test]
+fn a_rebel_removed_is_named_as_a_rebel_in_every_line() {
+    let mut table = create("standard masters=MR3");
+    set_board(
+        &mut table,
+        "W1905A",
+        &["Italy: A Rom", "Italy: F Nap", "#7: A Arm"],
+        &[("Italy", &["rom", "nap"])],
+    );
+    table.edit_state(|s| {
+        s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
+            power: Power(7),
+            kind: UnitKind::Army,
+            raised_in: Map::standard().lookup("smy").unwrap().province,
+            identity: None,
+        });
+    });
+    process(&mut table);
+    // Without a center and without aid, the rebel owes its unit (MR3 e).
+    assert_eq!(unit_at(&mut table, "arm"), None);
+    let report = last_report(&mut table);
+    assert!(report.contains("Rebel A ARM"), "{report}");
+    assert!(!report.to_lowercase().contains("power 7"), "{report}");
+    assert!(!report.to_lowercase().contains("power7"), "{report}");
 }
 
 #[test]

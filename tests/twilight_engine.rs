@@ -490,6 +490,13 @@ fn placement_then_moves_on_other_maps_supports_across_maps_and_a_standoff() {
             "bounce",
         ],
     );
+    // The failed orders' reasons name the map as well.
+    let why = &report[report.find("What happened").expect("a why section")..];
+    assert!(
+        why.contains("Fleet Constantinople -> Mid-Atlantic Ocean (Turkish Map) bounced"),
+        "{why}"
+    );
+    assert!(!why.contains("Mid-Atlantic Ocean bounced"), "{why}");
     assert_no_leak(&mut table, &maps());
 }
 

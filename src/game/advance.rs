@@ -119,6 +119,7 @@ pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<
     state.clock.grace = Some(schedule::grace_end(&sched, deadline));
     state.clock.late_notice_sent = false;
     state.clock.explicit = false;
+    state.clock.started = Some(now);
     Ok(())
 }
 
@@ -154,12 +155,18 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
     let secret = g.lot_secret()?;
+    // njudge's PRFRAND: powers by lot alone, preference lists not read.
+    let by_lot = g.state.settings.house.assign == super::house::AssignBy::Random;
     let applicants: Vec<Applicant> = g
         .state
         .players()
         .map(|m| Applicant {
             address: m.address.clone(),
-            preferences: m.preferences.clone(),
+            preferences: if by_lot {
+                Vec::new()
+            } else {
+                m.preferences.clone()
+            },
         })
         .collect();
     let powers = super::variants::playable_powers(&g.state, map);
@@ -274,11 +281,39 @@ pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineEr
 pub fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let g = work.game(key);
     let map = map_for(&g.state.settings.variant)?;
-    if ready(map, &g.state)? {
-        process_now(work, key)
-    } else {
-        Ok(0)
+    if !ready(map, &g.state)? {
+        return Ok(0);
     }
+    // njudge's MIN and DELAY: the deadline comes forward to the first moment
+    // both allow, and the phase is processed then.
+    let now = work.now;
+    if let Some(at) = held_until(map, &g.state, now)? {
+        let g = work.game_mut(key);
+        if g.state.clock.deadline.is_none_or(|d| at < d) {
+            // Grace stays: orders withdrawn meanwhile are late at the
+            // deadline, not abandoned before the grace they had.
+            g.state.clock.deadline = Some(at);
+        }
+        return Ok(0);
+    }
+    process_now(work, key)
+}
+
+/// When the phase's `MIN` and `DELAY` let complete orders be processed, if
+/// later than `now`.
+fn held_until(
+    map: &Map,
+    state: &GameState,
+    now: DateTime<Utc>,
+) -> Result<Option<DateTime<Utc>>, EngineError> {
+    let kind = position_of(map, state)?.phase.kind;
+    let sched = state.settings.schedule.for_kind(kind);
+    let minutes = |m: u32| chrono::Duration::minutes(i64::from(m));
+    let mut at = now + minutes(sched.delay_minutes);
+    if let Some(start) = state.clock.started {
+        at = at.max(start + minutes(sched.min_minutes));
+    }
+    Ok((at > now).then_some(at))
 }
 
 fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {

@@ -26,6 +26,13 @@ pub fn help() -> String {
 pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     let mut out = String::from("Games on this judge:\n");
     for g in tx.games(None)? {
+        // `SET NOLIST`: shown only to those who name the game.
+        let house = serde_json::from_str::<GameState>(&g.state)
+            .map(|s| s.settings.house)
+            .unwrap_or_default();
+        if !house.listed {
+            continue;
+        }
         let _ = writeln!(
             out,
             "  {:<16} {:<10} {:<9} {}",
@@ -34,6 +41,9 @@ pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
             g.status.as_str(),
             g.current_phase.unwrap_or_default()
         );
+        if !house.comment.is_empty() {
+            let _ = writeln!(out, "  {:<16} {}", "", house.comment);
+        }
     }
     Ok(out)
 }
@@ -50,6 +60,7 @@ pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
     );
     out.push_str(&deadline_line(state, tz, now));
     out.push('\n');
+    out.push_str(&state.settings.house.describe());
     if let Some(c) = &state.lot_commitment {
         let _ = writeln!(out, "Lot commitment: {c}");
     }

@@ -9,8 +9,8 @@ use super::docs::power_name;
 use super::model::PressKind;
 use super::request::{ClockField, Line, PressTarget, Request};
 use crate::grammar::{
-    Body, ClockSetting, Command, Entry, OrderItem, PressColor, PressSetting, PressTo, RulesEdition,
-    Seat, command_canonical,
+    Body, ClockSetting, Command, Entry, GameFlag, OrderItem, PressColor, PressSetting, PressTo,
+    RulesEdition, Seat, command_canonical,
 };
 use crate::map::Map;
 use crate::schedule::Weekdays;
@@ -150,21 +150,38 @@ fn create_settings(options: &[String]) -> Result<Vec<Request>, String> {
             "dias" => Request::SetDias(true),
             "nodias" => Request::SetDias(false),
             "1971" | "2000" | "2023" => Request::SetRules(w.clone()),
-            _ => {
-                let why = match w.as_str() {
-                    "gunboat" => " (gunboat: players' identities kept secret)",
-                    "blind" => " (blind: each power sees only its own units)",
-                    _ => "",
-                };
-                return Err(format!(
-                    "option \"{o}\"{why} is not supported by this judge, so the game was \
+            w => match create_flag(w) {
+                Some(flag) => Request::Flag(flag),
+                None => {
+                    let why = match w {
+                        "gunboat" => " (gunboat: players' identities kept secret)",
+                        "blind" => " (blind: each power sees only its own units)",
+                        _ => "",
+                    };
+                    return Err(format!(
+                        "option \"{o}\"{why} is not supported by this judge, so the game was \
                      not created; the options CREATE takes: WHITE, GREY, NOPRESS, NMR, NONMR, \
-                     PARTIAL, NOPARTIAL, DIAS, NODIAS, 1971, 2000, 2023"
-                ));
-            }
+                     PARTIAL, NOPARTIAL, DIAS, NODIAS, 1971, 2000, 2023, NOLIST, MANUALSTART, \
+                     PRFRAND, PRFBOTH"
+                    ));
+                }
+            },
         });
     }
     Ok(out)
+}
+
+/// njudge's game settings a `CREATE` may name as one word.
+fn create_flag(w: &str) -> Option<GameFlag> {
+    use crate::grammar::PreferenceRule;
+    Some(match w {
+        "nolist" | "private" => GameFlag::List(false),
+        "manualstart" => GameFlag::ManualStart(true),
+        "prfrand" => GameFlag::Preference(PreferenceRule::Random),
+        "prfboth" => GameFlag::Preference(PreferenceRule::Both),
+        "prflist" => GameFlag::Preference(PreferenceRule::List),
+        _ => return None,
+    })
 }
 
 fn names(map: &Map, powers: &[crate::map::Power]) -> Vec<String> {
@@ -328,7 +345,8 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             grey: false,
             text: text.clone(),
         },
-        Command::Process(_) => R::Process,
+        Command::Process(None) => R::Process,
+        Command::Process(Some(p)) => R::ProcessPhase(*p),
         Command::Rollback(p) => R::Rollback(*p),
         Command::Pause => R::Pause,
         Command::Resume => R::Resume,
@@ -345,15 +363,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Promote(address) => R::Promote(address.clone()),
         Command::SetClock { phase, setting } => R::SetClock {
             kind: Some(*phase),
-            field: match setting {
-                ClockSetting::Clock(t) => ClockField::Time(*t),
-                ClockSetting::Next(m) => ClockField::NextHours(hours(*m)),
-                ClockSetting::Grace(m) => ClockField::GraceHours(hours(*m)),
-                // The grammar's bit 0 is Sunday; the clock's is Monday.
-                ClockSetting::Days(bits) => {
-                    ClockField::Days(Weekdays(((bits >> 1) | ((bits & 1) << 6)) & 0x7f))
-                }
-            },
+            field: clock_field(setting),
         },
         Command::SetNmr(on) => R::SetNmr(*on),
         Command::SetPress(p) => R::SetPress(match p {
@@ -376,11 +386,40 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             game: game.clone(),
             password: password.clone(),
         },
+        Command::BecomeMaster => R::BecomeMaster,
+        Command::Clear => R::ClearLater,
+        Command::Unstart => R::Unstart,
+        Command::Withdraw => R::Resign,
+        Command::RollbackTurn(n) => R::RollbackTurn(*n),
+        Command::SetFlag(f) => R::Flag(f.clone()),
+        Command::SetClockLine { phase, settings } => R::SetClocks {
+            kind: *phase,
+            fields: settings.iter().map(clock_field).collect(),
+        },
+        Command::SetRefused { setting, why } => R::Refused {
+            setting: setting.clone(),
+            why: why.clone(),
+        },
         other => match agora_command(other) {
             Some(c) => R::Agora(c),
             None => R::Unsupported(command_canonical(map, other)),
         },
     }))
+}
+
+/// One clock setting in the engine's units.
+fn clock_field(setting: &ClockSetting) -> ClockField {
+    match setting {
+        ClockSetting::Clock(t) => ClockField::Time(*t),
+        ClockSetting::Next(m) => ClockField::NextHours(hours(*m)),
+        ClockSetting::Grace(m) => ClockField::GraceHours(hours(*m)),
+        // The grammar's bit 0 is Sunday; the clock's is Monday.
+        ClockSetting::Days(bits) => {
+            ClockField::Days(Weekdays(((bits >> 1) | ((bits & 1) << 6)) & 0x7f))
+        }
+        ClockSetting::Min(m) => ClockField::MinMinutes(*m),
+        ClockSetting::Delay(m) => ClockField::DelayMinutes(*m),
+    }
 }
 
 /// The Agora tournament's commands.

@@ -14,6 +14,7 @@ pub mod docs;
 pub mod engine;
 pub mod from_grammar;
 pub mod help;
+pub mod house;
 pub mod model;
 pub mod orders_check;
 pub mod pictures;

@@ -58,6 +58,9 @@ pub struct Settings {
     pub schedule: Schedule,
     /// Players needed to start.
     pub players_needed: usize,
+    /// njudge's Master settings: listing, comment, moderation, start by hand...
+    #[serde(default)]
+    pub house: super::house::HouseSettings,
 }
 
 impl Default for Settings {
@@ -72,6 +75,7 @@ impl Default for Settings {
             broadcast_only: false,
             schedule: Schedule::default(),
             players_needed: 7,
+            house: Default::default(),
         }
     }
 }
@@ -168,6 +172,9 @@ pub struct PhaseClock {
     /// The master set the deadline by hand.
     #[serde(default)]
     pub explicit: bool,
+    /// When the phase began (its clock was set): njudge's `MIN` counts from it.
+    #[serde(default)]
+    pub started: Option<DateTime<Utc>>,
 }
 
 /// The whole state of one game.
@@ -250,12 +257,6 @@ impl GameState {
     pub fn member(&self, address: &str) -> Option<&Member> {
         self.members
             .iter()
-            .find(|m| m.address.eq_ignore_ascii_case(address))
-    }
-
-    pub fn member_mut(&mut self, address: &str) -> Option<&mut Member> {
-        self.members
-            .iter_mut()
             .find(|m| m.address.eq_ignore_ascii_case(address))
     }
 

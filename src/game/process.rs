@@ -148,7 +148,7 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
     };
     enter_phase(map, state, &adjudication.after);
     state.next_seq += 1;
-    if let Some(winner) = solo_winner(map, &adjudication.after)
+    if let Some(winner) = solo_winner(map, &adjudication.after, state.settings.house.centers)
         && super::variants::solo_ends_game(state)
     {
         state.outcome = Some(Outcome::Solo {
@@ -217,8 +217,10 @@ fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
         .collect();
 }
 
-fn solo_winner(map: &Map, position: &Position) -> Option<Power> {
-    let need = victory_count(map);
+/// The power that owns the centres that win: `centers` if the Master set
+/// them (njudge's `SET CENTERS`), else more than half.
+fn solo_winner(map: &Map, position: &Position, centers: Option<u32>) -> Option<Power> {
+    let need = centers.unwrap_or_else(|| victory_count(map));
     (0..map.powers().len() as u8)
         .map(Power)
         .find(|&p| position.centers_of(p).len() >= need)

@@ -27,6 +27,10 @@ pub enum ClockField {
     NextHours(u32),
     GraceHours(u32),
     Days(crate::schedule::Weekdays),
+    /// `MIN`: minutes at least from the start of the phase to its processing.
+    MinMinutes(u32),
+    /// `DELAY`: minutes from the last orders in to the processing.
+    DelayMinutes(u32),
 }
 
 /// One line of a mail, as the engine receives it.
@@ -205,4 +209,27 @@ pub enum Request {
     /// A variant's own order (`A PAR DEFECT TO Germany`, `VOTE ...`); the
     /// game's variant takes it or refuses it.
     Variant(crate::grammar::VariantOrder),
+    // njudge's Master habits.
+    /// `BECOME MASTER`: the only player of a game without a master becomes it.
+    BecomeMaster,
+    /// `CLEAR`: the orders kept for later phases are dropped.
+    ClearLater,
+    /// `UNSTART` (master): back to forming before the first phase is processed.
+    Unstart,
+    /// `PROCESS <phase>` (master): processed only if that is the current phase.
+    ProcessPhase(Phase),
+    /// `ROLLBACK n` (master): to the state before njudge's turn `n` was processed.
+    RollbackTurn(u32),
+    /// A game setting in njudge's words (master, or any player when unmoderated).
+    Flag(crate::grammar::GameFlag),
+    /// Several clock settings on one line.
+    SetClocks {
+        kind: PhaseKind,
+        fields: Vec<ClockField>,
+    },
+    /// An njudge setting that cannot apply here, with why: refused as such.
+    Refused {
+        setting: String,
+        why: String,
+    },
 }

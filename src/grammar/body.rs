@@ -802,15 +802,18 @@ pub(crate) fn find_pair(s: &str, a: u8, b: u8) -> Option<usize> {
     None
 }
 
-/// Does the line begin with a command word (other than the greetings that
-/// are sign-ons only when the whole line is one)?
+/// Does the line begin with a command word (other than the words that are
+/// commands only when the whole line is one: `HELLO`, `LOGIN`, `CLEAR`)?
 fn looks_like_command(line: &Line) -> bool {
     line.toks.first().is_some_and(|t| {
         let w = line.norm_of(t);
         // Greetings and sentences before the first command may begin so.
         t.kind == Kind::Word
             && command::is_command_word(w)
-            && !matches!(w, "hello" | "login" | "i" | "who" | "info" | "watch")
+            && !matches!(
+                w,
+                "hello" | "login" | "clear" | "i" | "who" | "info" | "watch"
+            )
     })
 }
 

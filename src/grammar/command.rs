@@ -84,6 +84,11 @@ pub enum ClockSetting {
     Grace(u32),
     /// `DAYS -MTWTF-`: the days a deadline may fall on, Sunday first (bit 0 = Sunday).
     Days(u8),
+    /// `MIN 12` hours at least between the start of the phase and its
+    /// processing (in minutes).
+    Min(u32),
+    /// `DELAY 0.5` hours between the last orders in and the processing (in minutes).
+    Delay(u32),
 }
 
 /// A condition of `IF <condition>`: an expression over the units on the board
@@ -327,6 +332,79 @@ pub enum Command {
     DeclareDraw,
     /// Agora Gamemaster: `SET WINNERS <address> [, <address> ...]` (section 3).
     SetWinners(Vec<String>),
+    // -- njudge's Master habits (`master`, `index`) ----------------------------------
+    /// `BECOME MASTER`: the only player of a game without a master becomes it.
+    BecomeMaster,
+    /// `CLEAR`: the orders kept for later phases (`PHASE`) are dropped.
+    Clear,
+    /// `UNSTART`: a game back to forming before its first phase is processed.
+    Unstart,
+    /// `WITHDRAW` alone: njudge's `RESIGN` (the Agora's `WITHDRAW n` is a proposal's).
+    Withdraw,
+    /// `ROLLBACK n`: njudge's turn number (001 is the first phase played).
+    RollbackTurn(u32),
+    /// A game setting in njudge's words (`SET NOLIST`, `SET COMMENT ...`).
+    SetFlag(GameFlag),
+    /// `SET MOVE CLOCK 1410 NEXT 71 MIN 12 DELAY 30 GRACE 72`: several clock
+    /// settings on one line, applied in order.
+    SetClockLine {
+        phase: PhaseKind,
+        settings: Vec<ClockSetting>,
+    },
+    /// An njudge setting that cannot apply to this judge's games: the words
+    /// as written and why.
+    SetRefused {
+        setting: String,
+        why: String,
+    },
+}
+
+/// A game setting of njudge's `master` and `index` files (the Master's, or any
+/// player's in an unmoderated game).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameFlag {
+    /// `SET [NO] LIST`, `SET PUBLIC`, `SET PRIVATE`: shown in `LIST` of all games.
+    List(bool),
+    /// `SET COMMENT text` (empty: cleared): the game's one-line comment.
+    Comment(String),
+    /// `SET PLAYERS n`: players needed to start.
+    Players(u32),
+    /// `SET CENTERS n`: supply centres that win.
+    Centers(u32),
+    /// `SET [NO] MANUAL START`, `SET AUTO START`: the game starts only when the
+    /// Master says so.
+    ManualStart(bool),
+    /// `SET MODERATED` / `SET UNMODERATED`: whether only the Master may change
+    /// the game's settings.
+    Moderated(bool),
+    /// `SET PRFLIST | PRFRAND | PRFBOTH`: how powers are assigned.
+    Preference(PreferenceRule),
+    /// `SET WHITE`, `SET GREY`, `SET WHITE/GREY`, `SET NO WHITE`, `SET NO GREY`.
+    Press(PressRule),
+    /// `SET NO FAKE` (false), `SET PARTIAL MAY BE FAKED` (true).
+    Fake(bool),
+}
+
+/// njudge's power assignment settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PreferenceRule {
+    /// `PRFLIST`: by the players' preference lists (the default).
+    List,
+    /// `PRFRAND`: by lot, preferences ignored.
+    Random,
+    /// `PRFBOTH`: by lot for `SET PREFERENCE *`, by list for the others.
+    Both,
+}
+
+/// njudge's press colour settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PressRule {
+    /// `SET WHITE [PRESS]`, `SET NO GREY`: signed press only.
+    WhiteOnly,
+    /// `SET GREY [PRESS]`, `SET NO WHITE`: every player's press is anonymous.
+    GreyOnly,
+    /// `SET WHITE/GREY [PRESS]`: signed unless the press asks for GREY.
+    WhiteGrey,
 }
 
 /// Which block a command opens; the body reader collects its lines.
@@ -456,6 +534,8 @@ pub(crate) const COMMAND_WORDS: &[&str] = &[
     "declare",
     "nowait",
     "wait",
+    "clear",
+    "unstart",
     "whois",
     "who",
     "watch",
@@ -566,6 +646,8 @@ pub(crate) fn is_command_word(w: &str) -> bool {
             | "endmap"
             | "endproposal"
             | "endregulations"
+            | "clear"
+            | "unstart"
     )
 }
 
@@ -661,7 +743,18 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "endif" => Command::EndIf,
         "process" => Command::Process(opt_phase(cur)?),
         "predict" => Command::Predict,
+        "rollback" if cur.word().is_some_and(|w| w.parse::<u32>().is_ok()) => {
+            Command::RollbackTurn(number(cur, "a turn number")?)
+        }
         "rollback" => Command::Rollback(opt_phase(cur)?),
+        // `CLEAR` alone; a line such as "Clear skies!" is not a command.
+        "clear" if cur.at_end() => Command::Clear,
+        "clear" => {
+            cur.pos -= 1;
+            return Ok(None);
+        }
+        "unstart" => Command::Unstart,
+        "withdraw" if cur.at_end() => Command::Withdraw,
         "pause" => Command::Pause,
         "resume" => Command::Resume,
         "terminate" => Command::Terminate,
@@ -882,6 +975,9 @@ fn power_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Power, GrammarError> {
 /// `BECOME <power>` | `BECOME <player>` (a quoted name, or a word that is
 /// neither a power nor close to one).
 fn become_arg(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
+    if let Some(c) = super::njudge_master::become_word(ctx, cur) {
+        return Ok(c);
+    }
     if let Some(t) = cur.peek().filter(|t| t.kind == Kind::Quoted) {
         let name = cur.line.raw_of(t).trim().to_string();
         if !name.is_empty() {
@@ -1262,7 +1358,7 @@ fn is_press_option(w: &str) -> bool {
 }
 
 /// `NOFAKE` / `NO FAKE [BROADCAST]` are read (the press is what it says);
-/// `FAKE ...` is refused: no game on this judge allows fake press.
+/// `FAKE ...` is refused: this judge sends no fake press.
 fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
     let at = cur.pos;
     if cur.eat_word(&["nofake"]) || (cur.eat_word(&["no"]) && cur.eat_word(&["fake"])) {
@@ -1275,9 +1371,9 @@ fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
             ErrorKind::Block,
             cur.column(),
             "FAKE",
-            "fake press is not allowed: no game on this judge allows it (njudge's \
-             default, No Fake), so what a message says of its sender and readers \
-             is always true; the message was not sent",
+            "fake press is not sent by this judge, whatever the game's fake \
+             setting: what a message says of its sender and readers is always \
+             true; the message was not sent",
         ));
     }
     Ok(())
@@ -1455,6 +1551,9 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             Command::SetPress(s)
         }
         "partial" => {
+            if let Some(c) = super::njudge_master::partial_fakes(cur) {
+                return c;
+            }
             cur.eat_word(&["press"]);
             return Ok(Command::SetPartial(true));
         }
@@ -1484,6 +1583,9 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             Command::SetRules(r)
         }
         other => {
+            if let Some(c) = super::njudge_master::set_word(cur, other) {
+                return c;
+            }
             cur.pos -= 1;
             let sug = suggest_keyword(other, SET_WORDS);
             return Err(cur
@@ -1502,7 +1604,12 @@ fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
         Some("partial") => Command::SetPartial(false),
         Some("dias") => Command::SetDias(false),
         Some("wait") => Command::SetWait(false),
-        _ => return Err(cur.expected("DRAW, CONCEDE, NMR, PARTIAL or DIAS")),
+        _ => {
+            if let Some(c) = super::njudge_master::set_no_word(cur) {
+                return c;
+            }
+            return Err(cur.expected("DRAW, CONCEDE, NMR, PARTIAL or DIAS"));
+        }
     };
     cur.bump();
     if c == Command::SetPartial(false) {
@@ -1573,8 +1680,25 @@ fn preference(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Vec<Power>>, GrammarErr
     Ok(groups)
 }
 
-/// `SET MOVE|RETREAT|ADJUST CLOCK|NEXT|GRACE|DAYS <value>`
+/// `SET MOVE|RETREAT|ADJUST CLOCK|NEXT|GRACE|DAYS|MIN|DELAY <value> [...]`:
+/// one setting, or several on one line (njudge: "setting value [setting value ...]").
 fn set_clock(cur: &mut Cursor, phase: PhaseKind) -> Result<Command, GrammarError> {
+    let first = clock_setting(cur)?;
+    if cur.at_end() {
+        return Ok(Command::SetClock {
+            phase,
+            setting: first,
+        });
+    }
+    let mut settings = vec![first];
+    while !cur.at_end() {
+        settings.push(clock_setting(cur)?);
+    }
+    Ok(Command::SetClockLine { phase, settings })
+}
+
+/// One `<field> <value>` of a clock line.
+fn clock_setting(cur: &mut Cursor) -> Result<ClockSetting, GrammarError> {
     let Some(field) = cur.word() else {
         return Err(cur.expected("CLOCK, NEXT, GRACE or DAYS"));
     };
@@ -1616,15 +1740,17 @@ fn set_clock(cur: &mut Cursor, phase: PhaseKind) -> Result<Command, GrammarError
             days_mask(&value)
                 .ok_or_else(|| bad("seven day letters or dashes, Sunday first (-MTWTF-)"))?,
         ),
+        "min" | "minimum" | "delay" => super::njudge_master::hours_setting(field, &value)
+            .ok_or_else(|| bad("a number of hours"))?,
         _ => {
             cur.pos = field_pos;
-            let sug = suggest_keyword(field, &["clock", "next", "grace", "days"]);
+            let sug = suggest_keyword(field, &["clock", "next", "grace", "days", "min", "delay"]);
             return Err(cur
                 .expected("CLOCK, NEXT, GRACE or DAYS")
                 .with_suggestion(sug));
         }
     };
-    Ok(Command::SetClock { phase, setting })
+    Ok(setting)
 }
 
 /// `SMTWTFS` with `-` for days off, Sunday first.
@@ -1707,6 +1833,11 @@ fn cond_paren(map: Option<&Map>, c: &Condition) -> String {
     }
 }
 
+/// A clock setting as printed (`NEXT 48`).
+pub(super) fn clock_field_text(s: &ClockSetting) -> String {
+    clock_field(s)
+}
+
 fn clock_field(s: &ClockSetting) -> String {
     match s {
         ClockSetting::Clock(None) => "CLOCK -1".into(),
@@ -1720,6 +1851,8 @@ fn clock_field(s: &ClockSetting) -> String {
                 .collect();
             format!("DAYS {d}")
         }
+        ClockSetting::Min(m) => format!("MIN {}", hours(*m)),
+        ClockSetting::Delay(m) => format!("DELAY {}", hours(*m)),
     }
 }
 
@@ -1959,5 +2092,13 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         ProposalEffect { proposal, text } => format!("EFFECT PROPOSAL {proposal} {text}"),
         DeclareDraw => "DECLARE DRAW".into(),
         SetWinners(list) => format!("SET WINNERS {}", list.join(", ")),
+        BecomeMaster
+        | Clear
+        | Unstart
+        | Withdraw
+        | RollbackTurn(_)
+        | SetFlag(_)
+        | SetClockLine { .. }
+        | SetRefused { .. } => super::njudge_master::print(c),
     }
 }

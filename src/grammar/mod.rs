@@ -18,6 +18,7 @@ mod date;
 mod error;
 mod lexer;
 mod lexicon;
+mod njudge_master;
 mod order;
 pub mod testing;
 mod variant;
@@ -31,6 +32,7 @@ pub use command::{
     ClockSetting, Command, Condition, DiaryAction, HistoryLimits, PressColor, PressSetting,
     PressTo, RulesEdition, Seat, command_canonical,
 };
+pub use command::{GameFlag, PreferenceRule, PressRule};
 pub use date::{DateSpec, Zone, parse_date, parse_zone_name};
 pub use error::{ErrorKind, GrammarError};
 pub use order::{ConvoyRoute, ParsedOrder, parse_order, parse_order_in};

@@ -55,10 +55,11 @@ pub(super) fn adjudicate<A: Allegiance + ?Sized>(
                 resolutions.push(default(power, Order::Waive, Verdict::Ok, Reason::Waived));
             }
         }
-        for _ in need..0 {
-            let Some(unit) = civil_disorder_pick(map, rules, &after, power) else {
-                break;
-            };
+        let owed = need.min(0).unsigned_abs() as usize;
+        for unit in removal_order(map, rules, &after, power)
+            .into_iter()
+            .take(owed)
+        {
             after
                 .units
                 .retain(|u| u.location.province != unit.location.province);
@@ -111,7 +112,16 @@ fn apply<A: Allegiance + ?Sized>(
             if *room <= 0 {
                 return (Verdict::Void, Reason::NoBuildsLeft);
             }
-            match build(map, position, po.power, unit, *built) {
+            // A second build in one province finds it occupied.
+            if built.contains(unit.location.province) {
+                return (
+                    Verdict::Void,
+                    Reason::Occupied {
+                        at: unit.location.province,
+                    },
+                );
+            }
+            match home_build(map, position, po.power, unit) {
                 Ok(new) => {
                     *room -= 1;
                     built.insert(new.location.province);
@@ -160,13 +170,13 @@ fn apply<A: Allegiance + ?Sized>(
     }
 }
 
-/// A build order, checked (DATC 4.B.7, 4.C.3, 4.C.4, 4.D.5).
-fn build(
+/// A build by `power`: an owned, empty home center and a unit that can stand
+/// there (DATC 4.B.7, 4.C.3, 4.C.4, 4.D.5).
+pub fn home_build(
     map: &Map,
     position: &Position,
     power: Power,
     spec: UnitSpec,
-    built: ProvinceSet,
 ) -> Result<Unit, Reason> {
     let at = spec.location.province;
     if !transition::on_map(map, at) || !position.home_of(power).contains(at) {
@@ -175,13 +185,24 @@ fn build(
     if position.owner(at) != Some(power) {
         return Err(Reason::CenterNotOwned { at });
     }
-    if position.unit_at(at).is_some() || built.contains(at) {
+    if position.unit_at(at).is_some() {
         return Err(Reason::Occupied { at });
     }
+    let (kind, location) = placement(map, spec)?;
+    Ok(Unit {
+        power,
+        kind,
+        location,
+    })
+}
+
+/// The unit kind and location a build of `spec` makes, if one can stand there.
+/// Without a unit type: an army inland, a fleet where a coast is named (4.C.3 c).
+pub fn placement(map: &Map, spec: UnitSpec) -> Result<(UnitKind, Location), Reason> {
+    let at = spec.location.province;
     let terrain = map.terrain(at);
     let coasts = map.coasts(at);
     let coast = spec.location.coast.filter(|c| coasts.contains(c));
-    // Without a unit type: an army inland, a fleet where a coast is named (4.C.3 c).
     let kind = match spec.kind {
         Some(k) => k,
         None if terrain == Terrain::Inland => UnitKind::Army,
@@ -200,25 +221,19 @@ fn build(
             None => return Err(Reason::CoastNeeded { to: at }),
         },
     };
-    Ok(Unit {
-        power,
-        kind,
-        location,
-    })
+    Ok((kind, location))
 }
 
-/// The unit the civil-disorder rule removes next (DATC 4.D.8).
-fn civil_disorder_pick(
-    map: &Map,
-    rules: &Rules,
-    position: &Position,
-    power: Power,
-) -> Option<Unit> {
+/// `power`'s units in the order the civil-disorder rule removes them (DATC
+/// 4.D.8): furthest from an owned center (2023) or a home center (older rules)
+/// first, fleets before armies, then by English province name. Removing a unit
+/// changes no other unit's distance, so the order holds for every removal.
+pub fn removal_order(map: &Map, rules: &Rules, position: &Position, power: Power) -> Vec<Unit> {
     let targets = match rules.civil_disorder {
         CivilDisorder::OwnedCenter => position.centers_of(power),
         CivilDisorder::HomeCenter => position.home_of(power),
     };
-    position
+    let mut units: Vec<(u8, Unit)> = position
         .units
         .iter()
         .filter(|u| u.power == power)
@@ -227,19 +242,19 @@ fn civil_disorder_pick(
                 CivilDisorder::OwnedCenter => nearest(map, u.location.province, targets),
                 CivilDisorder::HomeCenter => home_distance(map, u, targets),
             };
-            (d, u)
+            (d, *u)
         })
-        // Furthest first, fleets before armies, then by English name.
-        .min_by(|(da, a), (db, b)| {
-            db.cmp(da)
-                .then((a.kind == UnitKind::Army).cmp(&(b.kind == UnitKind::Army)))
-                .then_with(|| {
-                    let na = map.name(a.location.province).to_lowercase();
-                    let nb = map.name(b.location.province).to_lowercase();
-                    na.cmp(&nb)
-                })
-        })
-        .map(|(_, u)| *u)
+        .collect();
+    units.sort_by(|(da, a), (db, b)| {
+        db.cmp(da)
+            .then((a.kind == UnitKind::Army).cmp(&(b.kind == UnitKind::Army)))
+            .then_with(|| {
+                let na = map.name(a.location.province).to_lowercase();
+                let nb = map.name(b.location.province).to_lowercase();
+                na.cmp(&nb)
+            })
+    });
+    units.into_iter().map(|(_, u)| u).collect()
 }
 
 /// Steps to the nearest province of `targets` over every border (`u8::MAX`: none).
@@ -252,41 +267,15 @@ fn nearest(map: &Map, from: Province, targets: ProvinceSet) -> u8 {
 }
 
 /// The older rule's distance to the nearest home center: armies may count sea
-/// steps (as a convoy would carry them), fleets move as fleets.
+/// steps (as a convoy would carry them), fleets move as fleets; a fleet that can
+/// reach none (an inland home country) counts every border.
 fn home_distance(map: &Map, unit: &Unit, homes: ProvinceSet) -> u8 {
     match unit.kind {
         UnitKind::Army => nearest(map, unit.location.province, homes),
-        UnitKind::Fleet => fleet_distance(map, unit.location.province, homes)
+        UnitKind::Fleet => map
+            .sailing_distance(unit.location.province, homes)
             .unwrap_or_else(|| nearest(map, unit.location.province, homes)),
     }
-}
-
-fn fleet_distance(map: &Map, from: Province, targets: ProvinceSet) -> Option<u8> {
-    let mut reached = ProvinceSet::EMPTY;
-    reached.insert(from);
-    let mut frontier = reached;
-    for step in 0..=u8::MAX {
-        if frontier.0 & targets.0 != 0 {
-            return Some(step);
-        }
-        let mut next = ProvinceSet::EMPTY;
-        for p in frontier.iter() {
-            let coasts = map.coasts(p);
-            if coasts.is_empty() {
-                next.0 |= map.fleet_neighbours(Location::from(p)).0;
-            }
-            for &c in coasts {
-                next.0 |= map.fleet_neighbours(Location::new(p, Some(c))).0;
-            }
-        }
-        next.0 &= !reached.0;
-        if next.is_empty() {
-            return None;
-        }
-        reached.0 |= next.0;
-        frontier = next;
-    }
-    None
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod transition;
 #[cfg(test)]
 mod testing;
 
+pub use adjustment::{home_build, placement, removal_order};
 pub use allegiance::{Allegiance, Countries};
 pub use maps::OrderMaps;
 pub use position::{Dislodged, Position, Unit};

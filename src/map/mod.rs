@@ -445,6 +445,30 @@ impl Map {
             .unwrap_or_default()
     }
 
+    /// Fewest fleet moves from `from` to any province of `targets` (the older
+    /// civil-disorder rule measures fleets so); `None` if no fleet route reaches one.
+    pub fn sailing_distance(&self, from: Province, targets: ProvinceSet) -> Option<u8> {
+        let mut reached = ProvinceSet::EMPTY;
+        reached.insert(from);
+        let mut frontier = reached;
+        for step in 0..=u8::MAX {
+            if frontier.0 & targets.0 != 0 {
+                return Some(step);
+            }
+            let mut next = ProvinceSet::EMPTY;
+            for p in frontier.iter() {
+                next.0 |= self.fleet_touching(p).0;
+            }
+            next.0 &= !reached.0;
+            if next.is_empty() {
+                return None;
+            }
+            reached.0 |= next.0;
+            frontier = next;
+        }
+        None
+    }
+
     /// Shortest number of steps between two provinces over every border, army or fleet,
     /// whatever the unit type (the 2023 civil-disorder distance). `u8::MAX` if unreachable.
     pub fn distance(&self, a: Province, b: Province) -> u8 {

@@ -35,6 +35,8 @@ mod gtd_engine;
 mod hostile_mail;
 #[path = "../masters_engine.rs"]
 mod masters_engine;
+#[path = "../njudge_master.rs"]
+mod njudge_master;
 #[path = "../njudge_players.rs"]
 mod njudge_players;
 #[path = "../real_mail.rs"]

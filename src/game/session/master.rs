@@ -2,14 +2,14 @@
 
 use serde_json::json;
 
+use super::moderation::RollbackTo;
 use super::{Context, Session, Who, power_by_initial};
 use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::docs::power_name;
 use crate::game::model::{Role, Status};
 use crate::game::process::{self, map_for, position_of};
-use crate::game::request::{ClockField, Request};
-use crate::phase::{Phase, PhaseKind};
+use crate::game::request::Request;
 
 impl Session<'_, '_, '_> {
     /// `SET DEADLINE`: the phase's deadline moves to `t`, and every player of
@@ -65,7 +65,8 @@ impl Session<'_, '_, '_> {
         request: &Request,
     ) -> Result<(), EngineError> {
         use Request::*;
-        let Some(ctx) = self.require_context(line, text, true) else {
+        let master_only = !self.players_may_set(request);
+        let Some(ctx) = self.require_context(line, text, master_only) else {
             return Ok(());
         };
         let key = ctx.key;
@@ -118,6 +119,7 @@ impl Session<'_, '_, '_> {
                     g.state.status = Status::Paused;
                     g.state.paused_from = Some(Status::Active);
                     self.ok(text, format!("{name} is paused."));
+                    self.tell_pause(&key, true)?;
                 }
             }
             Resume => {
@@ -130,6 +132,7 @@ impl Session<'_, '_, '_> {
                     g.state.status = g.state.paused_from.take().unwrap_or(Status::Active);
                     advance::schedule(map, &mut g.state, now)?;
                     self.ok(text, format!("{name} is running again."));
+                    self.tell_pause(&key, false)?;
                 }
             }
             SetGrace(t) => {
@@ -182,7 +185,13 @@ impl Session<'_, '_, '_> {
                             who: Who::Power(p.clone()),
                         });
                         self.target = None;
-                        self.ok(text, format!("You now speak for {p} in {name}."));
+                        self.became = Some((key.clone(), p.clone(), self.reply.len()));
+                        self.ok(
+                            text,
+                            format!(
+                                "You now speak for {p} in {name}; its player gets a copy of this reply."
+                            ),
+                        );
                     }
                     Some(_) => self.fail(line, text, format!("{name} is not running")),
                     None => self.fail(line, text, format!("there is no power {power:?} in {name}")),
@@ -210,6 +219,7 @@ impl Session<'_, '_, '_> {
                             .clone()
                             .unwrap_or_else(|| format!("{:?}", m.role).to_lowercase());
                         let mut said = format!("{} ({what}) is no longer in {name}.", m.address);
+                        self.tell_ejected(&key, &m.address, &what)?;
                         if let Some(p) = &m.power
                             && let Some(a) = advance::replace_with_standby(self.work, &key, p)?
                         {
@@ -333,7 +343,21 @@ impl Session<'_, '_, '_> {
                     self.ok(text, format!("Rules set to the {r} rulebook."));
                 }
             }
-            Rollback(target) => self.rollback(line, text, &key, *target)?,
+            Rollback(target) => {
+                let to = target.map_or(RollbackTo::Last, RollbackTo::Phase);
+                self.rollback(line, text, &key, to)?
+            }
+            RollbackTurn(n) => self.rollback(line, text, &key, RollbackTo::Turn(*n))?,
+            ProcessPhase(p) => {
+                if let Some(why) = self.not_the_phase(&key, *p) {
+                    self.fail(line, text, why);
+                } else {
+                    return self.master_command(line, text, &Process);
+                }
+            }
+            Unstart => self.unstart(line, text, &key)?,
+            Flag(flag) => self.set_flag(line, text, &key, flag)?,
+            SetClocks { kind, fields } => self.set_clocks(text, &key, Some(*kind), fields),
             Predict => {
                 if status != Status::Active && status != Status::Paused {
                     self.fail(
@@ -382,25 +406,7 @@ impl Session<'_, '_, '_> {
                 }
             }
             SetClock { kind, field } => {
-                let g = self.work.game_mut(&key);
-                let kinds = match kind {
-                    Some(k) => vec![*k],
-                    None => vec![
-                        PhaseKind::Movement,
-                        PhaseKind::Retreat,
-                        PhaseKind::Adjustment,
-                    ],
-                };
-                for k in kinds {
-                    let s = g.state.settings.schedule.for_kind_mut(k);
-                    match field {
-                        ClockField::Time(t) => s.deadline_time = *t,
-                        ClockField::NextHours(h) => s.next_hours = *h,
-                        ClockField::GraceHours(h) => s.grace_hours = *h,
-                        ClockField::Days(d) => s.weekdays = *d,
-                    }
-                }
-                self.ok(text, "Schedule changed; it applies from the next phase.");
+                self.set_clocks(text, &key, *kind, std::slice::from_ref(field))
             }
             _ => self.fail(line, text, "not a master command"),
         }
@@ -439,24 +445,34 @@ impl Session<'_, '_, '_> {
         line: usize,
         text: &str,
         key: &str,
-        target: Option<Phase>,
+        target: RollbackTo,
     ) -> Result<(), EngineError> {
         let g = self.work.game(key);
         let (id, name) = (g.row.id, g.state.name.clone());
         let phases = self.work.tx.phases(id)?;
         let live: Vec<_> = phases.iter().filter(|p| !p.rolled_back).collect();
         let record = match target {
-            None => live.last().copied(),
-            Some(t) => live
+            RollbackTo::Last => live.last().copied(),
+            RollbackTo::Phase(t) => live
                 .iter()
                 .rev()
                 .find(|p| p.phase == t.to_string())
                 .copied(),
+            // njudge: turn 001 is the first phase played; "ROLLBACK 1" goes
+            // back to the very start.
+            RollbackTo::Turn(n) => (n as usize)
+                .checked_sub(1)
+                .and_then(|i| live.get(i))
+                .copied(),
         };
         let Some(record) = record else {
-            let what = target
-                .map(|t| t.to_string())
-                .unwrap_or_else(|| "any phase".into());
+            let what = match target {
+                RollbackTo::Last => "any phase".to_string(),
+                RollbackTo::Phase(t) => t.to_string(),
+                RollbackTo::Turn(n) => {
+                    format!("turn {n:03} (turns 001 to {:03} are processed)", live.len())
+                }
+            };
             self.fail(
                 line,
                 text,

@@ -5,6 +5,7 @@ mod account;
 mod conditional;
 mod effect;
 mod master;
+mod moderation;
 mod njudge;
 mod press;
 mod seats;
@@ -103,6 +104,10 @@ pub struct Session<'w, 't, 'c> {
     /// After the master's `BECOME <player>` in a game whose players are not
     /// powers (GTD): the address of the player the orders that follow are from.
     acting_for: Option<String>,
+    /// After the master's `BECOME <power>`: (game key, power), whose player
+    /// gets a copy of the reply.
+    /// The reply lines before it are copied as their commands only.
+    became: Option<(String, String, usize)>,
 }
 
 /// What a mail proved, and what must be kept of it even if it is undone.
@@ -179,6 +184,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             cond_replaced: Vec::new(),
             given: Vec::new(),
             acting_for: None,
+            became: None,
         }
     }
 
@@ -264,6 +270,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         {
             self.processed += advance::process_if_ready(self.work, &ctx.key)?;
         }
+        self.copy_to_become_player();
         Ok(())
     }
 
@@ -755,6 +762,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Variant(order) => self.variant_order(line, text, order),
             SubmitMap(design) => self.submit_map(line, text, design),
             Agora(c) => self.agora(line, text, c),
+            BecomeMaster | ClearLater | Refused { .. } => self.njudge_master(line, text, request),
             _ => self.master_command(line, text, request),
         }
     }

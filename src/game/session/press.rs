@@ -49,7 +49,8 @@ impl Session<'_, '_, '_> {
         let master = from_power.is_none() && !observer_to_master;
         // njudge: press to the master only is always allowed, and always white.
         let to_master = matches!(to, PressTarget::Master);
-        let grey = grey && !to_master;
+        // njudge's SET GREY: every player's press goes out anonymous.
+        let grey = (grey || (g.state.settings.house.grey_only && !master)) && !to_master;
         match g.state.settings.press {
             _ if to_master => {}
             PressKind::None if !master => {

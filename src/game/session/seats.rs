@@ -140,6 +140,10 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
+        if self.master_joins(line, text, &key, password).is_some() {
+            return Ok(());
+        }
+        let g = self.work.game(&key);
         let joined = g
             .state
             .players()
@@ -190,7 +194,7 @@ impl Session<'_, '_, '_> {
             "sign-on",
             &format!("{sender} has signed on to {name} ({count} of {needed} players).\n"),
         )?;
-        if count >= needed {
+        if count >= needed && !self.work.game(&key).state.settings.house.manual_start {
             self.pending_start = Some(key);
         }
         Ok(())
@@ -278,11 +282,12 @@ impl Session<'_, '_, '_> {
                 .collect();
             if !signed.is_empty() {
                 self.signed(signed.contains(&true));
+                let status = self.order_status(&key);
                 self.context = Some(Context {
                     key,
                     who: Who::Master,
                 });
-                self.ok(text, format!("Signed on as master of {name}."));
+                self.ok(text, format!("Signed on as master of {name}.{status}"));
             } else {
                 self.fail(
                     line,

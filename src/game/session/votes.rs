@@ -235,6 +235,19 @@ impl Session<'_, '_, '_> {
         let tz = self.work.zone_of(&self.sender);
         let g = self.work.game(&key);
         let body = match request {
+            Request::List(_)
+                if g.state
+                    .masters()
+                    .any(|m| m.address.eq_ignore_ascii_case(&self.sender))
+                    && self
+                        .context
+                        .as_ref()
+                        .is_some_and(|c| c.key == key && c.who == super::Who::Master) =>
+            {
+                let mut body = answers::list(&g.state, tz, self.now());
+                body.push_str(&self.order_status(&key));
+                body
+            }
             Request::List(_) => answers::list(&g.state, tz, self.now()),
             Request::WhoGame(_) => answers::whogame(&g.state),
             Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,

@@ -309,7 +309,8 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
 }
 
 /// Rebels in the results listing are named as the rules name them
-/// (`Rebel A MOS`, `Rebel Moscow`), not by power number.
+/// (`Rebel A MOS`, `Rebel Moscow`), not by power number; a rebel the phase
+/// removed, as the rules named it when the phase began.
 pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     let (Some(game), Ok(map)) = (
         state.masters.as_ref(),
@@ -317,7 +318,9 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     ) else {
         return;
     };
-    relabel(map, &[&game.rules], report);
+    let mut rules = vec![&game.rules];
+    rules.extend(game.snapshots.get(&report.phase.to_string()));
+    relabel(map, &rules, report);
 }
 
 /// A stored phase reported again (`HISTORY`): rebels named as the rules named

@@ -719,9 +719,15 @@ pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
             continue;
         }
         let on = choice_of(state, &phase, r.power, r.order.unit());
-        o.text = format!("{} ({} Map)", o.text, power_adjective(map(), on));
+        let named = format!("{} ({} Map)", o.text, power_adjective(map(), on));
+        let plain = std::mem::replace(&mut o.text, named);
         if about_borders(&r.reason) && r.verdict == Verdict::Void {
             o.why = Some(format!("{}: {}", o.text, not_possible(on)));
+        } else if let Some(why) = &mut o.why
+            && let Some(rest) = why.strip_prefix(plain.as_str())
+        {
+            // The reason begins with the order: it names the map too (rule 4.2).
+            *why = format!("{}{rest}", o.text);
         }
     }
     for d in std::mem::take(&mut report.dislodged) {

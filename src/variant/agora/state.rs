@@ -88,14 +88,6 @@ impl Agora {
             .collect()
     }
 
-    /// Powers no contestant plays: in civil disorder (section 24, not replaced).
-    pub fn unplayed(&self, map: &Map) -> Vec<Power> {
-        (0..map.powers().len() as u8)
-            .map(Power)
-            .filter(|p| self.tournament.contestant_of(*p).is_none())
-            .collect()
-    }
-
     /// After a turn: contestants who cease (eliminated, or all but an 18-centre
     /// power's after a Fall), the draw clock, and notice of a sole survivor.
     pub fn after_turn(

@@ -8,7 +8,8 @@
 //! - `control` (MR2): variable control in movement and retreat phases.
 //! - `rebellion` (MR3), `annexation` (MR4), `disarmament` (MR5), `aid` (MR6):
 //!   the checks of each rule's adjustment orders; `build` (where a unit can be
-//!   built) and `civil` (the civil-disorder removal rule) serve them all.
+//!   built) serves them all, and removals owed follow the judge's civil-disorder
+//!   rule (`judge::removal_order`).
 //! - `outcome`: adjustment orders, verdicts and reasons.
 //! - `report`: what season reports print of all this.
 //! - `adjustment`: the adjustment phase with all six rules, resolved in a
@@ -20,7 +21,6 @@ pub mod adjustment;
 pub mod aid;
 pub mod annexation;
 pub mod build;
-pub mod civil;
 pub mod control;
 pub mod disarmament;
 pub mod minors;

@@ -46,8 +46,9 @@ pub fn tally_lines(
 /// The adjustment's Masters events, for the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    /// (raised by, the new rebel power, where)
-    pub rebels_raised: Vec<(Power, Power, Province)>,
+    /// (raised by, the new rebel power, where): one entry per rebel unit, with
+    /// every power whose build raised it (MR3 c: two builds, one unit).
+    pub rebels_raised: Vec<(Vec<Power>, Power, Province)>,
     /// (power, center)
     pub annexed: Vec<(Power, Province)>,
     /// (donor, recipient)
@@ -66,7 +67,10 @@ pub fn summary(result: &AdjustmentResult) -> Summary {
         let Some(writer) = o.writer else { continue };
         match (o.order, o.reason) {
             (AdjustmentOrder::BuildRebel(spec), Reason::Raised { rebel }) => {
-                s.rebels_raised.push((writer, rebel, spec.province()))
+                match s.rebels_raised.iter_mut().find(|(_, r, _)| *r == rebel) {
+                    Some((by, _, _)) => by.push(writer),
+                    None => s.rebels_raised.push((vec![writer], rebel, spec.province())),
+                }
             }
             (AdjustmentOrder::Annex(at), _) => s.annexed.push((writer, at)),
             (_, Reason::AidGiven { to }) => s.aid.push((writer, to)),

@@ -14,7 +14,7 @@ use crate::judge::{
     Verdict as JudgeVerdict,
 };
 use crate::map::{Map, Power};
-use crate::orders::{Order, PowerOrder};
+use crate::orders::{Order, PowerOrder, UnitSpec};
 use crate::phase::{Phase, PhaseKind, Season};
 use crate::variant::masters::adjustment::adjustment_needed;
 use crate::variant::masters::control::{self, Submission};
@@ -285,11 +285,16 @@ fn adjustment_lines(
         lines.push(line);
     }
     for o in result.outcomes.iter().filter(|o| o.writer.is_none()) {
-        if let (AdjustmentOrder::Remove(_), Reason::CivilDisorder) = (o.order, o.reason) {
+        if let (AdjustmentOrder::Remove(unit), Reason::CivilDisorder) = (o.order, o.reason) {
+            // The line names the power; the unit is its own.
+            let own = AdjustmentOrder::Remove(UnitSpec {
+                power: None,
+                ..unit
+            });
             lines.push(format!(
                 "  {}: {} - removed by the civil-disorder rule",
                 name(o.power),
-                order_text(map, &o.order)
+                order_text(map, &own)
             ));
         }
     }
@@ -304,7 +309,13 @@ fn adjustment_lines(
         s.rebels_raised
             .iter()
             .map(|(by, rebel, at)| {
-                format!("{} in {} (by {})", name(*rebel), map.name(*at), name(*by))
+                let by: Vec<String> = by.iter().map(|p| name(*p)).collect();
+                format!(
+                    "{} in {} (by {})",
+                    name(*rebel),
+                    map.name(*at),
+                    by.join(" and ")
+                )
             })
             .collect(),
     );

@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::judge::{Position, Rules, Unit};
+use crate::judge::{self, Position, Rules, Unit};
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
 use crate::orders::UnitSpec;
 
@@ -37,7 +37,7 @@ use super::build::home_build;
 use super::options::Rule;
 use super::outcome::{AdjustmentOrder, Outcome, Reason, Verdict};
 use super::roster::{Kind, MAX_POWERS, MastersState};
-use super::{aid, annexation, civil, disarmament, rebellion};
+use super::{aid, annexation, disarmament, rebellion};
 
 mod conflicts;
 mod votes;
@@ -417,12 +417,10 @@ impl<'a> Work<'a> {
 
     /// Removes `count` more units of `power` by the civil-disorder rule.
     fn civil_disorder_removals(&mut self, power: Power, count: u32) {
-        for _ in 0..count {
-            let mut rest = self.pos.clone();
-            rest.units.retain(|u| !self.removed.contains(u.province()));
-            let Some(unit) = civil::pick(self.map, self.rules, &rest, power) else {
-                return;
-            };
+        let mut rest = self.pos.clone();
+        rest.units.retain(|u| !self.removed.contains(u.province()));
+        let order = judge::removal_order(self.map, self.rules, &rest, power);
+        for unit in order.into_iter().take(count as usize) {
             self.removed.insert(unit.province());
             let spec = UnitSpec {
                 kind: Some(unit.kind),
