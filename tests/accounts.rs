@@ -66,7 +66,7 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
     // line 4 is refused because of line 3 (the rule of blocks).
     let a = table.mail(
         &fr,
-        "SIGNON Flines nope\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
+        "SIGNON Flines nope\nA Par-Bur\nSIGNON Flines pw-france standard extra\nA Mar-Pie\n",
     );
     assert!(
         a.reply_body
@@ -83,7 +83,7 @@ fn a_refusal_points_to_the_sign_on_that_was_refused() {
     // applied for the first.
     let a = table.mail(
         &fr,
-        "SIGNON Flines pw-france\nA Par-Bur\nSIGNON Flines pw-france extra\nA Mar-Pie\n",
+        "SIGNON Flines pw-france\nA Par-Bur\nSIGNON Flines pw-france standard extra\nA Mar-Pie\n",
     );
     assert!(
         a.reply_body.contains("Accepted: A PAR - BUR"),

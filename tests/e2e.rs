@@ -592,8 +592,9 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
     assert_eq!(first.intake.applied, 8, "{first:?}");
     assert_eq!(first.delivery.sent, 0, "{first:?}");
     let queued = first.delivery.postponed;
-    // A reply to each of the eight and the start announcement to all eight.
-    assert_eq!(queued, 16, "{first:?}");
+    // A reply to each of the eight, the master told of each of the seven
+    // sign-ons, and the start announcement to all eight.
+    assert_eq!(queued, 23, "{first:?}");
     // Not yet due again: nothing is tried.
     let early = run_once(&config, t0 + chrono::Duration::seconds(5))
         .await
@@ -615,7 +616,7 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
         .expect("pass");
     assert_eq!(again.delivery.sent, 0, "{again:?}");
 
-    stack.wait_delivered(MASTER, 2).await;
+    stack.wait_delivered(MASTER, 9).await;
     for (_, address) in POWERS {
         stack.wait_delivered(address, 2).await;
     }
@@ -623,16 +624,18 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     for address in POWERS.iter().map(|p| p.1).chain([MASTER]) {
         let mails = mailbox(&stack, address).await;
+        // The master also has a notice of each of the seven sign-ons.
+        let want = if address == MASTER { 9 } else { 2 };
         assert_eq!(
             mails.len(),
-            2,
+            want,
             "{address}: exactly one reply and one announcement"
         );
         let ids: std::collections::BTreeSet<String> = mails
             .iter()
             .map(|m| parsed(m).message_id().unwrap_or("").to_string())
             .collect();
-        assert_eq!(ids.len(), 2);
+        assert_eq!(ids.len(), want);
     }
 }
 
@@ -1697,6 +1700,8 @@ async fn start_game(stack: &Stack, config: &Path, t0: DateTime<Utc>) {
     for (_, address) in POWERS {
         stack.wait_delivered(address, 2).await;
     }
+    // The master: the answer to CREATE, a notice of each sign-on, the start.
+    stack.wait_delivered(MASTER, 9).await;
 }
 
 /// njudge's settings and deadline habits by real mail, where the effect is on
@@ -1869,4 +1874,77 @@ async fn master_habits_reach_the_players_mailboxes_as_on_njudge() {
             "England was not told: {subject}"
         );
     }
+}
+
+/// njudge's player habits by real mail, where the effect is on other
+/// players' mailboxes: a resignation and a take-over are announced to every
+/// player, and press to `+g` (njudge's list of initials) reaches Germany only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    start_game(&stack, &config, t0).await;
+    let (france, england, germany) = (POWERS[2].1, POWERS[1].1, POWERS[3].1);
+    let count = |who: &str| stack.delivered(who);
+
+    // France resigns: England is told, and how to take France over.
+    let (f, e) = (count(france), count(england));
+    let resign = format!("SIGNON F{GAME} pw-F\nRESIGN\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            france,
+            "resign@example.test",
+            "resign",
+            &resign,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(10));
+    stack.wait_delivered(france, f + 1).await;
+    stack.wait_delivered(england, e + 1).await;
+    let told = mail_text(&stack, england, "France resigned", "has resigned").await;
+    assert!(told.contains(&format!("SIGNON F{GAME}")), "{told}");
+
+    // The player comes back by signing on to the empty power: all are told.
+    let (f, e) = (count(france), count(england));
+    let back = format!("SIGNON F{GAME} pw-back\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            france,
+            "back@example.test",
+            "back",
+            &back,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(15));
+    stack.wait_delivered(france, f + 1).await;
+    stack.wait_delivered(england, e + 1).await;
+    let told = mail_text(&stack, england, "France taken over", "signed on").await;
+    assert!(told.contains(france), "{told}");
+    let reply = mail_text(&stack, france, "back", "taken it over").await;
+    assert!(reply.contains("France"), "{reply}");
+
+    // England writes `PRESS +g`: Germany reads it, France does not.
+    let (f, g) = (count(france), count(germany));
+    let press = format!("SIGNON E{GAME} pw-E\nPRESS +g\nJust you.\nENDPRESS\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            england,
+            "plus@example.test",
+            "plus",
+            &press,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(20));
+    stack.wait_delivered(germany, g + 1).await;
+    let got = mail_text(&stack, germany, "Press from England", "Just you.").await;
+    assert!(got.contains("to Germany"), "{got}");
+    assert_eq!(count(france), f, "the press to +g reached France");
 }

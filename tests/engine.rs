@@ -595,6 +595,7 @@ fn list_summary_history_and_whogame_answer_from_the_store() {
                 game: Some("answers".into()),
                 from: None,
                 to: None,
+                limits: Default::default(),
             }),
             cmd(Request::WhoGame(Some("answers".into()))),
         ],

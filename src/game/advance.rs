@@ -207,15 +207,38 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
     }
     let (id, state) = (g.row.id, g.state.clone());
-    broadcast(
-        work,
-        &state,
-        &subject(&judge, &state, "Game starting"),
-        &body,
-        Some(id),
-    )?;
+    let opening = opening_position(&state);
+    let subject = subject(&judge, &state, "Game starting");
+    for to in state.audience() {
+        // njudge: each player is told which power is theirs.
+        let yours = assigned
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(&to))
+            .map(|(_, p)| format!("You are {p} in {}.\n\n", state.name))
+            .unwrap_or_default();
+        let tz = work.zone_of(&to);
+        let text = format!(
+            ":: Judge: {judge}  Game: {}\n{}\n\n{yours}{body}{opening}",
+            state.name,
+            deadline_line(&state, tz, work.now)
+        );
+        work.send(&to, subject.clone(), text, Some(id), false);
+    }
     work.event(Some(id), "game.started", json!({ "powers": assigned }))?;
     Ok(())
+}
+
+/// The opening position, as the start notice shows it: units and centers.
+fn opening_position(state: &GameState) -> String {
+    let Some(doc) = &state.position else {
+        return String::new();
+    };
+    let doc = doc.relabelled(&super::variants::display_names(state));
+    format!(
+        "\nThe opening position:\n{}\n{}",
+        results::units(&doc),
+        results::centers(&doc)
+    )
 }
 
 /// Sends `body` to everyone in the game, each with the deadline in their zone.

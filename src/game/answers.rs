@@ -96,7 +96,16 @@ pub fn whogame(state: &GameState) -> String {
 pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
     let mut out = format!("Summary of {}:\n", state.name);
     let names = super::variants::display_names(state);
-    for rec in tx.phases(game)? {
+    let phases = tx.phases(game)?;
+    // njudge's SUMMARY before the first processing prints empty tables; say why.
+    if phases.is_empty() {
+        let when = match state.phase_name() {
+            Some(p) => format!("the first phase, {p}, is under way"),
+            None => "the game has not started".to_string(),
+        };
+        let _ = writeln!(out, "  No phase has been processed yet: {when}.");
+    }
+    for rec in phases {
         let after: PositionDoc = match serde_json::from_str::<PositionDoc>(&rec.position_after) {
             Ok(p) => p.relabelled(&names),
             Err(_) => continue,
@@ -116,6 +125,26 @@ pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, E
     Ok(out)
 }
 
+/// At most `lines` lines of `text` (njudge's `HISTORY ... LINES n`), saying
+/// where it was cut.
+pub fn cut_to_lines(text: String, lines: Option<u32>) -> String {
+    let Some(n) = lines else { return text };
+    let total = text.lines().count();
+    if total <= n as usize {
+        return text;
+    }
+    let mut out: String = text
+        .lines()
+        .take(n as usize)
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let _ = writeln!(
+        out,
+        "(cut at {n} of {total} lines: ask with LINES {total} for all)"
+    );
+    out
+}
+
 /// The reports of the phases processed between `from` and `to` (either
 /// open), as `who` may see them.
 pub fn history(
@@ -125,14 +154,25 @@ pub fn history(
     judge: &str,
     who: &crate::report::Recipient,
     span: (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
+    exclude: &Option<(crate::phase::Phase, Option<crate::phase::Phase>)>,
 ) -> Result<String, EngineError> {
     let (from, to) = span;
+    // njudge's EXCLSTART/EXCLEND: phases in that span are left out.
+    let excluded = |name: &str| {
+        let (Some((start, end)), Ok(p)) = (exclude, name.parse::<crate::phase::Phase>()) else {
+            return false;
+        };
+        p >= *start && end.is_none_or(|e| p <= e)
+    };
     let map = super::process::map_for(&state.settings.variant)?;
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
     let own = super::variants::history_texts(tx, game, state)?;
     for (i, rec) in tx.phases(game)?.iter().enumerate() {
-        if from.is_some_and(|f| rec.processed_at < f) || to.is_some_and(|t| rec.processed_at > t) {
+        if from.is_some_and(|f| rec.processed_at < f)
+            || to.is_some_and(|t| rec.processed_at > t)
+            || excluded(&rec.phase)
+        {
             continue;
         }
         if let Some(text) = own.as_ref().and_then(|o| o.get(&rec.id.0)) {

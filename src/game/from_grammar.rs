@@ -222,34 +222,56 @@ fn hours(minutes: u32) -> u32 {
     minutes.div_ceil(60)
 }
 
+/// The engine's sign-on for a `SIGNON` line, whatever seat it names.
+fn signon(map: &Map, c: &Command) -> Request {
+    use Request as R;
+    let Command::Signon {
+        seat,
+        game,
+        password,
+        ..
+    } = c
+    else {
+        return Request::Unsupported("SIGNON".into());
+    };
+    match seat {
+        Seat::Join => R::SignOn {
+            power: None,
+            game: game.clone(),
+            password: password.clone(),
+        },
+        Seat::Initial(c) if c.eq_ignore_ascii_case(&'O') => R::Observe {
+            game: game.clone(),
+            password: password.clone(),
+        },
+        Seat::Initial(c) => R::SignOn {
+            power: Some(c.to_string()),
+            game: game.clone(),
+            password: password.clone(),
+        },
+        Seat::Power(p) => R::SignOn {
+            power: Some(power_name(map, *p)),
+            game: game.clone(),
+            password: password.clone(),
+        },
+    }
+}
+
 fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<Request>, String> {
     use Request as R;
     Ok(Some(match c {
         Command::Signon {
-            seat,
-            game,
-            password,
-        } => match seat {
-            Seat::Join => R::SignOn {
-                power: None,
-                game: game.clone(),
-                password: password.clone(),
-            },
-            Seat::Initial(c) if c.eq_ignore_ascii_case(&'O') => R::Observe {
-                game: game.clone(),
-                password: password.clone(),
-            },
-            Seat::Initial(c) => R::SignOn {
-                power: Some(c.to_string()),
-                game: game.clone(),
-                password: password.clone(),
-            },
-            Seat::Power(p) => R::SignOn {
-                power: Some(power_name(map, *p)),
-                game: game.clone(),
-                password: password.clone(),
-            },
+            variant: Some(variant),
+            ..
+        } => R::SignOnNamed {
+            variant: variant.clone(),
+            signon: Box::new(signon(map, c)),
         },
+        Command::Signon { .. } => signon(map, c),
+        Command::WhoIs(users) => R::WhoIs(users.clone()),
+        Command::InfoPlayer(a) => R::InfoPlayer(a.clone()),
+        Command::IAmAlso(a) => R::IAmAlso(a.clone()),
+        Command::PostalPress(text) => R::PostalPress(text.clone()),
         Command::Signoff => return Ok(None),
         Command::Create {
             game,
@@ -280,7 +302,13 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::SetTimezone(zone) => R::SetTimezone(zone.name().to_string()),
         Command::SetPassword(pw) => R::SetPassword(pw.clone()),
         Command::List(g) => R::List(g.clone()),
-        Command::History { game, from, to } => R::History {
+        Command::History {
+            game,
+            from,
+            to,
+            limits,
+        } => R::History {
+            limits: limits.clone(),
             game: game.clone(),
             from: from.as_ref().map(|d| date(d, now, tz)).transpose()?,
             to: to.as_ref().map(|d| date(d, now, tz)).transpose()?,
@@ -327,6 +355,7 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
                 PressTo::Master => PressTarget::Master,
                 PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
                 PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
+                PressTo::Observers => PressTarget::Observers,
             },
             grey: matches!(color, Some(PressColor::Grey)),
             text: text.clone(),

@@ -15,6 +15,8 @@ pub enum PressTarget {
     Master,
     Powers(Vec<String>),
     AllBut(Vec<String>),
+    /// The game's observers (`PRESS TO O`); the master reads it too.
+    Observers,
 }
 
 /// One part of a phase kind's schedule.
@@ -98,6 +100,21 @@ pub enum Request {
         game: String,
         password: String,
     },
+    /// A `SIGNON` that names the game's variant after the password (njudge):
+    /// refused whole when the game is of another variant. `SIGNON ? pw
+    /// variant` joins the next forming game of that variant.
+    SignOnNamed {
+        variant: String,
+        signon: Box<Request>,
+    },
+    /// `WHOIS user ...`: the registrations whose address starts so.
+    WhoIs(Vec<String>),
+    /// `INFO PLAYER address`: one player's registration and games.
+    InfoPlayer(String),
+    /// `I AM ALSO address`: refused, with the way that works.
+    IAmAlso(String),
+    /// `POSTAL PRESS ... ENDPRESS`: a broadcast sent after the phase is processed.
+    PostalPress(String),
     /// Powers, most wanted first; a group holds equal choices.
     SetPreference(Vec<Vec<String>>),
     SetTimezone(String),
@@ -129,6 +146,8 @@ pub enum Request {
         game: Option<String>,
         from: Option<DateTime<Utc>>,
         to: Option<DateTime<Utc>>,
+        /// njudge's `LINES n` and `EXCLSTART`/`EXCLEND`.
+        limits: crate::grammar::HistoryLimits,
     },
     WhoGame(Option<String>),
     Help,

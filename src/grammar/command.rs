@@ -25,7 +25,8 @@ pub enum Seat {
     Initial(char),
     /// `SIGNON France@mygame pw`
     Power(Power),
-    /// `SIGNON ?mygame pw`: join a game that is forming.
+    /// `SIGNON ?mygame pw`: join a game that is forming; `SIGNON ? pw`
+    /// (no game named): the next game that is forming.
     Join,
 }
 
@@ -37,6 +38,8 @@ pub enum PressTo {
     Master,
     Powers(Vec<Power>),
     AllBut(Vec<Power>),
+    /// `PRESS TO O` (njudge's `O`): the game's observers (and the master).
+    Observers,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -51,6 +54,15 @@ pub enum PressSetting {
     White,
     Grey,
     None,
+}
+
+/// njudge's `HISTORY ... LINES n` and `EXCLSTART turn [EXCLEND turn]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// At most this many lines of answer.
+    pub lines: Option<u32>,
+    /// Phases left out: from the first to the second (to the end when none).
+    pub exclude: Option<(Phase, Option<Phase>)>,
 }
 
 /// `SET RULES 2023|2000|1971`: the rulebook edition where editions differ.
@@ -105,11 +117,14 @@ pub enum DiaryAction {
 #[non_exhaustive]
 pub enum Command {
     // -- player and account --------------------------------------------------------
-    /// `SIGNON Fmygame pw`, `SIGNON France@mygame pw`, `SIGNON ?mygame pw`
+    /// `SIGNON Fmygame pw`, `SIGNON France@mygame pw`, `SIGNON ?mygame pw`,
+    /// each with the game's variant named after the password (njudge: proof
+    /// the player knows what the game is).
     Signon {
         seat: Seat,
         game: String,
         password: String,
+        variant: Option<String>,
     },
     /// Ends the mail: nothing after it is read.
     Signoff,
@@ -142,14 +157,27 @@ pub enum Command {
     SetPreference(Vec<Vec<Power>>),
     /// `SET TIMEZONE Europe/Paris`: the zone the player's dates are read in.
     SetTimezone(Tz),
+    // -- njudge habits of players -----------------------------------------------
+    /// `WHOIS user ...`, `WHO IS user ...`, `WHO user ...`: the registrations
+    /// whose address starts with each word.
+    WhoIs(Vec<String>),
+    /// `INFO PLAYER address`: what the judge knows of one player.
+    InfoPlayer(String),
+    /// `I AM ALSO oldaddress`: refused on purpose (a From: can be forged).
+    IAmAlso(String),
+    /// `POSTAL PRESS` / `POSTALPRESS` ... `ENDPRESS`: a broadcast held until
+    /// the phase is processed.
+    PostalPress(String),
     // -- game ----------------------------------------------------------------------
     /// `LIST [game]`
     List(Option<String>),
-    /// `HISTORY [game] [FROM date] [TO date]`
+    /// `HISTORY [game] [FROM date] [TO date] [LINES n]`,
+    /// `HISTORY [game] EXCLSTART turn [EXCLEND turn] [BROAD]`
     History {
         game: Option<String>,
         from: Option<DateSpec>,
         to: Option<DateSpec>,
+        limits: HistoryLimits,
     },
     /// `SUMMARY [game]`
     Summary(Option<String>),
@@ -417,6 +445,7 @@ impl Command {
         match self {
             Command::Press { .. }
             | Command::Broadcast { .. }
+            | Command::PostalPress(_)
             | Command::Diary(DiaryAction::Record(_)) => Some(Block::Press),
             Command::Register(_) => Some(Block::Register),
             Command::MapBlock(_) => Some(Block::Map),
@@ -432,6 +461,7 @@ impl Command {
         match self {
             Command::Press { text: t, .. }
             | Command::Broadcast { text: t }
+            | Command::PostalPress(t)
             | Command::Diary(DiaryAction::Record(t))
             | Command::MapBlock(t)
             | Command::Propose(t)
@@ -506,6 +536,12 @@ pub(crate) const COMMAND_WORDS: &[&str] = &[
     "wait",
     "clear",
     "unstart",
+    "whois",
+    "who",
+    "watch",
+    "info",
+    "postalpress",
+    "postal",
 ];
 
 const SET_WORDS: &[&str] = &[
@@ -597,6 +633,13 @@ pub(crate) fn is_command_word(w: &str) -> bool {
             | "declare"
             | "nowait"
             | "wait"
+            | "whois"
+            | "who"
+            | "watch"
+            | "info"
+            | "i"
+            | "postalpress"
+            | "postal"
             | "endpress"
             | "enddiary"
             | "endbroadcast"
@@ -687,6 +730,8 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "get" => Command::Get(rest_text(cur, "a topic")?),
         "version" => Command::Version,
         "press" => press(ctx, cur)?,
+        // njudge: `BROADCAST` with options is `PRESS` with them.
+        "broadcast" if !cur.at_end() => press(ctx, cur)?,
         "broadcast" => Command::Broadcast {
             text: String::new(),
         },
@@ -779,6 +824,16 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
                 }
             }
         }
+        "whois" | "who" | "watch" | "info" | "i" | "postalpress" | "postal" => {
+            match player_habit(first, cur)? {
+                Some(c) => c,
+                // `I` that is not `I AM ALSO`: the line is something else.
+                None => {
+                    cur.pos -= 1;
+                    return Ok(None);
+                }
+            }
+        }
         "endpress" | "enddiary" | "endbroadcast" | "endmap" | "endproposal" | "endregulations" => {
             return Err(GrammarError::new(
                 ErrorKind::Block,
@@ -849,6 +904,54 @@ fn agora_gm(first: &str, cur: &mut Cursor) -> Result<Option<Command>, GrammarErr
             }
             Command::DeclareDraw
         }
+        _ => return Ok(None),
+    }))
+}
+
+/// njudge's commands for players that Legate reads as its own: `WHOIS`,
+/// `WHO IS`, `WHO GAME`, `INFO PLAYER`, `WATCH`, `I AM ALSO`, `POSTAL PRESS`.
+/// `None` when the line is not one of them (the first word is already read).
+fn player_habit(first: &str, cur: &mut Cursor) -> Result<Option<Command>, GrammarError> {
+    Ok(Some(match first {
+        "who" if cur.eat_word(&["game"]) => {
+            let game = if cur.at_end() || cur.is_word(&["full"]) {
+                None
+            } else {
+                opt_raw(cur)
+            };
+            // `FULL` (observers too): the answer lists them already.
+            cur.eat_word(&["full"]);
+            Command::Whogame(game)
+        }
+        "whois" | "who" => {
+            cur.eat_word(&["is"]);
+            let mut users = Vec::new();
+            while let Some(u) = opt_raw(cur) {
+                users.push(u);
+            }
+            if users.is_empty() {
+                return Err(cur.expected("an address or the start of one"));
+            }
+            Command::WhoIs(users)
+        }
+        "info" => {
+            if !cur.eat_word(&["player"]) {
+                return Err(cur.expected("PLAYER"));
+            }
+            Command::InfoPlayer(raw(cur, "an address")?)
+        }
+        "watch" => Command::Observe {
+            game: raw(cur, "a game name")?,
+            password: raw(cur, "a password")?,
+        },
+        "i" if cur.is_word(&["am"]) && cur.word_at(1) == Some("also") => {
+            cur.bump();
+            cur.bump();
+            Command::IAmAlso(raw(cur, "your registered address")?)
+        }
+        "postalpress" => Command::PostalPress(String::new()),
+        "postal" if cur.eat_word(&["press"]) => Command::PostalPress(String::new()),
+        "postal" => return Err(cur.expected("PRESS")),
         _ => return Ok(None),
     }))
 }
@@ -924,14 +1027,19 @@ fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             None => return Err(bad("a power initial and game name (Fmygame)")),
         }
     };
-    if game.is_empty() {
+    // `SIGNON ? pw`: the next game that is forming.
+    if game.is_empty() && seat != Seat::Join {
         return Err(bad("a game name after the power"));
     }
     let password = raw(cur, "a password")?;
+    // njudge: the variant named after the password, to show the player
+    // knows what the game is.
+    let variant = opt_raw(cur).map(|v| v.to_ascii_lowercase());
     Ok(Command::Signon {
         seat,
         game,
         password,
+        variant,
     })
 }
 
@@ -982,7 +1090,7 @@ fn date(cur: &mut Cursor) -> Result<DateSpec, GrammarError> {
 
 /// `HISTORY [game] [FROM date] [TO date]`
 fn history(cur: &mut Cursor) -> Result<Command, GrammarError> {
-    let game = if cur.at_end() || cur.is_word(&["from", "to"]) {
+    let game = if cur.at_end() || cur.is_word(HISTORY_WORDS) {
         None
     } else {
         opt_raw(cur)
@@ -997,7 +1105,61 @@ fn history(cur: &mut Cursor) -> Result<Command, GrammarError> {
     } else {
         None
     };
-    Ok(Command::History { game, from, to })
+    let limits = history_limits(cur)?;
+    Ok(Command::History {
+        game,
+        from,
+        to,
+        limits,
+    })
+}
+
+/// njudge's turn id: a phase (`S1902M`), where builds are `F1999B` (the
+/// adjustments of that year, `W1999A` here).
+fn turn_id(cur: &mut Cursor) -> Result<Phase, GrammarError> {
+    let builds = cur.word().and_then(|w| {
+        let year = w.strip_prefix(['f', 'w'])?.strip_suffix('b')?;
+        format!("W{year}A").parse::<Phase>().ok()
+    });
+    match builds {
+        Some(p) => {
+            cur.bump();
+            Ok(p)
+        }
+        None => phase_words(cur),
+    }
+}
+
+/// The words of `HISTORY` after the game.
+const HISTORY_WORDS: &[&str] = &["from", "to", "lines", "exclstart", "exclend", "broad"];
+
+/// njudge's `LINES n`, `EXCLSTART turn [EXCLEND turn]` and `BROAD` (notices
+/// are not in this judge's history, so `BROAD` changes nothing).
+fn history_limits(cur: &mut Cursor) -> Result<HistoryLimits, GrammarError> {
+    let mut limits = HistoryLimits::default();
+    while !cur.at_end() {
+        if cur.eat_word(&["lines"]) {
+            limits.lines = Some(number(cur, "a number of lines")?);
+        } else if cur.eat_word(&["exclstart"]) {
+            limits.exclude = Some((turn_id(cur)?, None));
+        } else if cur.eat_word(&["exclend"]) {
+            let end = turn_id(cur)?;
+            match limits.exclude.as_mut() {
+                Some((_, e)) => *e = Some(end),
+                None => {
+                    return Err(GrammarError::new(
+                        ErrorKind::Block,
+                        cur.column(),
+                        "EXCLEND",
+                        "EXCLEND needs an EXCLSTART before it (HISTORY game EXCLSTART S1903M EXCLEND F1905B)",
+                    ));
+                }
+            }
+        } else if !cur.eat_word(&["broad"]) {
+            return Err(cur.expected("LINES, EXCLSTART, EXCLEND or BROAD"));
+        }
+    }
+    Ok(limits)
 }
 
 /// A list of powers by name, adjective or initial, separated by spaces or commas.
@@ -1032,7 +1194,8 @@ fn powers(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Power>, GrammarError> {
     Ok(out)
 }
 
-/// A power by its initial (`F`), when the initial is unique on the map.
+/// A power by its initial (`F`): the one power of the map with that initial, or
+/// the one great power among several.
 fn initial(map: &Map, w: &str) -> Option<Power> {
     let mut c = w.chars();
     let (Some(ch), None) = (c.next(), c.next()) else {
@@ -1044,11 +1207,20 @@ fn initial(map: &Map, w: &str) -> Option<Power> {
             .next()
             .is_some_and(|f| f.eq_ignore_ascii_case(&ch))
     });
-    let (i, _) = hits.next()?;
-    if hits.next().is_some() {
-        return None;
+    let (i, first) = hits.next()?;
+    let mut best = (i, first.home_centers.len(), true);
+    // Where a variant's minor powers share an initial with a great power
+    // (Rumania and Russia in Masters games), the initial is the great power's,
+    // as njudge gives each playing power its own letter.
+    for (j, p) in hits {
+        let homes = p.home_centers.len();
+        if homes > best.1 {
+            best = (j, homes, true);
+        } else if homes == best.1 {
+            best.2 = false;
+        }
     }
-    Some(Power(i as u8))
+    best.2.then_some(Power(best.0 as u8))
 }
 
 /// `PRESS [TO <powers> | TO ALL BUT <powers>] [GREY | WHITE]`
@@ -1065,32 +1237,146 @@ fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
              PRESS TO ALL, or BROADCAST",
         ));
     }
-    for _ in 0..2 {
-        if cur.eat_word(&["to"]) {
-            if cur.eat_word(&["all"]) {
-                if cur.eat_word(&["but"]) {
-                    to = PressTo::AllBut(powers(ctx, cur)?);
-                }
-            } else if cur.eat_word(&["m", "master", "gm", "moderator"]) {
-                to = PressTo::Master;
-            } else {
-                to = PressTo::Powers(powers(ctx, cur)?);
-            }
-            if matches!(&to, PressTo::Powers(v) | PressTo::AllBut(v) if v.is_empty()) {
-                return Err(cur.expected("a power"));
-            }
+    for _ in 0..3 {
+        if let Some(t) = press_audience(ctx, cur)? {
+            to = t;
         }
-        if cur.eat_word(&["grey", "gray"]) {
+        if cur.eat_word(&["grey", "gray", "anonymous", "anonymously"]) {
             color = Some(PressColor::Grey);
-        } else if cur.eat_word(&["white"]) {
+        } else if cur.eat_word(&["white", "unanonymous", "unanonymously"]) {
             color = Some(PressColor::White);
         }
+        no_fake(cur)?;
     }
     Ok(Command::Press {
         to,
         color,
         text: String::new(),
     })
+}
+
+/// Who a press header sends to: `TO <list>`, `+<list>`, `TO ALL BUT <list>`,
+/// `-<list>`, `TO ALL`, `TO M`, `TO O`. njudge's lists are initials run
+/// together (`TO frg`), where `O` is the observers and `M` the master.
+fn press_audience(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<PressTo>, GrammarError> {
+    let all_but = if cur.eat_word(&["to"]) {
+        if cur.eat_word(&["all"]) {
+            if !cur.eat_word(&["but"]) {
+                return Ok(Some(PressTo::All));
+            }
+            true
+        } else if cur.eat_word(&["master", "gm", "moderator"]) {
+            return Ok(Some(PressTo::Master));
+        } else if cur.eat_word(&["observer", "observers"]) {
+            return Ok(Some(PressTo::Observers));
+        } else {
+            false
+        }
+    } else if cur
+        .peek()
+        .is_some_and(|t| t.kind == Kind::Other && t.ch == '+')
+    {
+        cur.bump();
+        false
+    } else if cur.eat(Kind::Dash) {
+        true
+    } else {
+        return Ok(None);
+    };
+    let col = cur.column();
+    let (list, observers, master) = press_list(ctx, cur)?;
+    let refuse = |why: &str| Err(GrammarError::new(ErrorKind::Block, col, "", why));
+    Ok(Some(match (all_but, list.is_empty(), observers, master) {
+        (_, true, false, false) => return Err(cur.expected("a power")),
+        (false, true, true, false) => PressTo::Observers,
+        (false, true, false, true) => PressTo::Master,
+        (false, false, false, false) => PressTo::Powers(list),
+        (false, ..) => {
+            return refuse(
+                "a press list names powers, or the master (M), or the observers (O): \
+                 send each a message of its own",
+            );
+        }
+        (true, _, _, true) => {
+            return refuse("ALL BUT takes powers only: the master reads all press on this judge");
+        }
+        // Observers never read press that is not to all here: `ALL BUT ro`
+        // already keeps it from them.
+        (true, true, true, false) => return Err(cur.expected("a power")),
+        (true, false, _, false) => PressTo::AllBut(list),
+    }))
+}
+
+/// A press list: power names, or initials run together (`frg`) where `O` is
+/// the observers and `M` the master. Returns (powers, observers, master).
+fn press_list(ctx: &Ctx, cur: &mut Cursor) -> Result<(Vec<Power>, bool, bool), GrammarError> {
+    let (mut out, mut observers, mut master) = (Vec::new(), false, false);
+    loop {
+        cur.eat(Kind::Comma);
+        let Some(w) = cur.word() else { break };
+        if is_press_option(w) {
+            break;
+        }
+        if let Some(p) = lexicon::power(ctx.map, w).or_else(|| initial(ctx.map, w)) {
+            out.push(p);
+        } else {
+            for c in w.chars() {
+                match (c, initial(ctx.map, &c.to_string())) {
+                    (_, Some(p)) => out.push(p),
+                    ('o', None) => observers = true,
+                    ('m', None) => master = true,
+                    _ => {
+                        return Err(power_word(ctx, cur)
+                            .err()
+                            .unwrap_or_else(|| cur.expected("a power")));
+                    }
+                }
+            }
+        }
+        cur.bump();
+    }
+    Ok((out, observers, master))
+}
+
+/// The words of a press header that end a list of powers.
+fn is_press_option(w: &str) -> bool {
+    matches!(
+        w,
+        "grey"
+            | "gray"
+            | "white"
+            | "but"
+            | "anonymous"
+            | "anonymously"
+            | "unanonymous"
+            | "unanonymously"
+            | "fake"
+            | "nofake"
+            | "no"
+            | "to"
+    )
+}
+
+/// `NOFAKE` / `NO FAKE [BROADCAST]` are read (the press is what it says);
+/// `FAKE ...` is refused: this judge sends no fake press.
+fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
+    let at = cur.pos;
+    if cur.eat_word(&["nofake"]) || (cur.eat_word(&["no"]) && cur.eat_word(&["fake"])) {
+        cur.eat_word(&["broadcast"]);
+        return Ok(());
+    }
+    cur.pos = at;
+    if cur.is_word(&["fake"]) {
+        return Err(GrammarError::new(
+            ErrorKind::Block,
+            cur.column(),
+            "FAKE",
+            "fake press is not sent by this judge, whatever the game's fake \
+             setting: what a message says of its sender and readers is always \
+             true; the message was not sent",
+        ));
+    }
+    Ok(())
 }
 
 /// `DIARY [RECORD | LIST | READ <n> | DELETE <n>]`
@@ -1338,6 +1624,17 @@ fn preference(ctx: &Ctx, cur: &mut Cursor) -> Result<Vec<Vec<Power>>, GrammarErr
     let mut open: Option<Vec<Power>> = None;
     while let Some(t) = cur.peek() {
         match t.kind {
+            // njudge's `info` writes equal choices in parentheses too.
+            Kind::LParen => {
+                if open.is_some() {
+                    return Err(cur.expected("\")\""));
+                }
+                open = Some(Vec::new());
+            }
+            Kind::RParen => match open.take() {
+                Some(g) if !g.is_empty() => groups.push(g),
+                _ => return Err(cur.expected("a power")),
+            },
             Kind::Other if t.ch == '[' => {
                 if open.is_some() {
                     return Err(cur.expected("\"]\""));
@@ -1582,11 +1879,19 @@ fn block(head: &str, text: &str, end: &str) -> String {
 fn print(map: Option<&Map>, c: &Command) -> String {
     use Command::*;
     match c {
-        Signon { seat, game, .. } => match seat {
-            Seat::Initial(ch) => format!("SIGNON {ch} {game} ****"),
-            Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
-            Seat::Join => format!("SIGNON ?{game} ****"),
-        },
+        Signon {
+            seat,
+            game,
+            variant,
+            ..
+        } => {
+            let s = match seat {
+                Seat::Initial(ch) => format!("SIGNON {ch} {game} ****"),
+                Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
+                Seat::Join => format!("SIGNON ?{game} ****"),
+            };
+            opt_s(&s, variant)
+        }
         Signoff => "SIGNOFF".into(),
         Create {
             game,
@@ -1631,13 +1936,27 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         SetTimezone(tz) => format!("SET TIMEZONE {}", tz.name()),
         List(g) => opt_s("LIST", g),
-        History { game, from, to } => {
+        History {
+            game,
+            from,
+            to,
+            limits,
+        } => {
             let mut s = opt_s("HISTORY", game);
             if let Some(d) = from {
                 s.push_str(&format!(" FROM {d}"));
             }
             if let Some(d) = to {
                 s.push_str(&format!(" TO {d}"));
+            }
+            if let Some(n) = limits.lines {
+                s.push_str(&format!(" LINES {n}"));
+            }
+            if let Some((start, end)) = limits.exclude {
+                s.push_str(&format!(" EXCLSTART {start}"));
+                if let Some(e) = end {
+                    s.push_str(&format!(" EXCLEND {e}"));
+                }
             }
             s
         }
@@ -1664,6 +1983,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 PressTo::Master => s.push_str(" TO MASTER"),
                 PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
                 PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
+                PressTo::Observers => s.push_str(" TO O"),
             }
             match color {
                 Some(PressColor::Grey) => s.push_str(" GREY"),
@@ -1673,6 +1993,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
             block(&s, text, "ENDPRESS")
         }
         Broadcast { text } => block("BROADCAST", text, "ENDPRESS"),
+        PostalPress(text) => block("POSTAL PRESS", text, "ENDPRESS"),
+        WhoIs(users) => format!("WHOIS {}", users.join(" ")),
+        InfoPlayer(a) => format!("INFO PLAYER {a}"),
+        IAmAlso(a) => format!("I AM ALSO {a}"),
         Diary(DiaryAction::Record(t)) => block("DIARY RECORD", t, "ENDPRESS"),
         Diary(DiaryAction::List) => "DIARY LIST".into(),
         Diary(DiaryAction::Read(n)) => format!("DIARY READ {n}"),

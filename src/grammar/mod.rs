@@ -30,8 +30,8 @@ pub use body::{
 };
 pub use canonical::{canonical, canonical_parsed, canonical_routed};
 pub use command::{
-    ClockSetting, Command, Condition, DiaryAction, PressColor, PressSetting, PressTo, RulesEdition,
-    Seat, command_canonical,
+    ClockSetting, Command, Condition, DiaryAction, HistoryLimits, PressColor, PressSetting,
+    PressTo, RulesEdition, Seat, command_canonical,
 };
 pub use command::{GameFlag, PreferenceRule, PressRule};
 pub use date::{DateSpec, Zone, parse_date, parse_zone_name};

@@ -44,10 +44,11 @@ pub(crate) fn shape(map: &Map, line: &Line, reads: impl Fn(&str) -> bool) -> Sha
         return Shape::Order;
     }
     if command::is_command_word(w) {
-        // "Hello", "login" and "clear" are commands only when the whole line
-        // is one ("Hello judge!" is a greeting, "Clear skies!" a wish).
+        // These begin sentences as often as commands: a line that does not
+        // read as the command is prose ("Hello judge!", "Clear skies!",
+        // "I am away next week", "Who is in?").
         return match w {
-            "hello" | "login" | "clear" => order_marks(map, line),
+            "hello" | "login" | "clear" | "i" | "who" | "info" | "watch" => order_marks(map, line),
             _ => Shape::Command,
         };
     }

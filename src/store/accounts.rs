@@ -59,6 +59,31 @@ impl Tx<'_> {
         self.query_opt(&sql, [address], from_row)
     }
 
+    /// Up to `limit` accounts whose address starts with `prefix` (ignoring
+    /// case), by address: njudge's `WHOIS p`.
+    pub fn accounts_with_prefix(
+        &self,
+        prefix: &str,
+        limit: usize,
+    ) -> Result<Vec<Account>, StoreError> {
+        let escaped: String = prefix
+            .chars()
+            .flat_map(|c| match c {
+                '%' | '_' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        let sql = format!(
+            "SELECT {COLUMNS} FROM accounts WHERE address LIKE ?1 ESCAPE '\\'
+             ORDER BY address LIMIT ?2"
+        );
+        self.query_all(
+            &sql,
+            params![format!("{escaped}%"), super::inbound::limit_param(limit)],
+            from_row,
+        )
+    }
+
     /// Writes back the address, password hash and time zone of `account`.
     pub fn update_account(&self, account: &Account) -> Result<(), StoreError> {
         self.execute_one(

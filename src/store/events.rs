@@ -67,6 +67,20 @@ impl Tx<'_> {
         self.query_all(&sql, [game.0], from_row)
     }
 
+    /// The particulars (JSON text) of an account's newest event of `kind`.
+    pub fn latest_account_event(
+        &self,
+        account: AccountId,
+        kind: &str,
+    ) -> Result<Option<String>, StoreError> {
+        self.query_opt(
+            "SELECT detail FROM events WHERE account_id = ?1 AND kind = ?2
+             ORDER BY id DESC LIMIT 1",
+            params![account.0, kind],
+            |r| Ok(r.get(0)?),
+        )
+    }
+
     /// Up to `limit` events (of any game) after `after`, oldest first.
     pub fn events_after(
         &self,

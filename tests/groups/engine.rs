@@ -37,6 +37,8 @@ mod hostile_mail;
 mod masters_engine;
 #[path = "../njudge_master.rs"]
 mod njudge_master;
+#[path = "../njudge_players.rs"]
+mod njudge_players;
 #[path = "../real_mail.rs"]
 mod real_mail;
 #[path = "../report_render_cli.rs"]

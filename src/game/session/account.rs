@@ -165,6 +165,66 @@ fn field<'f>(fields: &'f [(String, String)], keys: &[&str]) -> Option<&'f str> {
 const EMAIL: &[&str] = &["e-mail", "email", "mail"];
 const ZONE: &[&str] = &["timezone", "time zone", "time-zone", "tz", "zone"];
 
+/// The fields of njudge's registration form (and Legate's `password:`).
+const FORM_FIELDS: &[&str] = &[
+    "name",
+    "phone",
+    "site",
+    "address",
+    "country",
+    "timezone",
+    "time zone",
+    "time-zone",
+    "tz",
+    "zone",
+    "e-mail",
+    "email",
+    "mail",
+    "level",
+    "birthdate",
+    "sex",
+    "package",
+    "password",
+];
+
+/// A time zone as njudge's form writes it (`Eastern`, `Pacific`, `GMT+1`,
+/// `EST`) or an IANA name, as an IANA name. njudge counts `GMT+1` east of
+/// Greenwich; the IANA `Etc/GMT-1` is that zone (its sign is the other way).
+fn njudge_zone(z: &str) -> Option<String> {
+    if z.parse::<chrono_tz::Tz>().is_ok() {
+        return Some(z.to_string());
+    }
+    let w = z.trim().to_ascii_lowercase();
+    let named = match w.as_str() {
+        "eastern" | "est" | "edt" | "us/eastern" => Some("America/New_York"),
+        "central" | "cst" | "cdt" => Some("America/Chicago"),
+        "mountain" | "mst" | "mdt" => Some("America/Denver"),
+        "pacific" | "pst" | "pdt" => Some("America/Los_Angeles"),
+        "alaska" | "akst" => Some("America/Anchorage"),
+        "hawaii" | "hst" => Some("Pacific/Honolulu"),
+        "atlantic" | "ast" => Some("America/Halifax"),
+        "gmt" | "utc" | "ut" | "z" => Some("UTC"),
+        "bst" => Some("Europe/London"),
+        "cet" | "cest" => Some("Europe/Paris"),
+        "eet" => Some("Europe/Athens"),
+        _ => None,
+    };
+    if let Some(n) = named {
+        return Some(n.to_string());
+    }
+    let offset = w.strip_prefix("gmt").or_else(|| w.strip_prefix("utc"))?;
+    let hours: i32 = offset.trim().trim_start_matches('+').parse().ok()?;
+    if !(-12..=14).contains(&hours) {
+        return None;
+    }
+    let iana = match hours {
+        0 => "UTC".to_string(),
+        h if h > 0 => format!("Etc/GMT-{h}"),
+        h => format!("Etc/GMT+{}", -h),
+    };
+    iana.parse::<chrono_tz::Tz>().ok().map(|_| iana)
+}
+
 /// Plausible enough to send mail to: one `@`, something on each side, no spaces.
 fn plausible_address(a: &str) -> bool {
     let mut parts = a.split('@');
@@ -412,8 +472,15 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, "REGISTER needs a \"name:\" line before END");
             return Ok(());
         };
-        if let Some(email) = field(fields, EMAIL)
-            && !email.eq_ignore_ascii_case(&self.sender)
+        // njudge's form lists several addresses, on one line or several.
+        let emails: Vec<&str> = fields
+            .iter()
+            .filter(|(k, _)| EMAIL.contains(&k.as_str()))
+            .flat_map(|(_, v)| v.split([',', ' ', '\t']))
+            .filter(|a| !a.is_empty())
+            .collect();
+        if let Some(email) = emails.first()
+            && !emails.iter().any(|a| a.eq_ignore_ascii_case(&self.sender))
         {
             self.fail(
                 line,
@@ -426,17 +493,22 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let zone = field(fields, ZONE);
-        if let Some(z) = zone
-            && z.parse::<chrono_tz::Tz>().is_err()
-        {
-            self.fail(
-                line,
-                text,
-                format!("unknown time zone {z:?} (use an IANA name such as Europe/London)"),
-            );
-            return Ok(());
-        }
+        let zone = match field(fields, ZONE).map(|z| (z, njudge_zone(z))) {
+            None => None,
+            Some((_, Some(z))) => Some(z),
+            Some((z, None)) => {
+                self.fail(
+                    line,
+                    text,
+                    format!(
+                        "unknown time zone {z:?} (use an IANA name such as Europe/London, \
+                         or Eastern, Central, Mountain, Pacific, GMT, GMT+1 ...)"
+                    ),
+                );
+                return Ok(());
+            }
+        };
+        let zone = zone.as_deref();
         let password = field(fields, &["password"]);
         if password.is_some_and(|p| p.len() < 4) {
             self.fail(line, text, "a password needs at least 4 characters");
@@ -470,7 +542,7 @@ impl Session<'_, '_, '_> {
         // in the event log; the password is not.
         let kept: serde_json::Map<String, serde_json::Value> = fields
             .iter()
-            .filter(|(k, _)| k != "password")
+            .filter(|(k, _)| k != "password" && FORM_FIELDS.contains(&k.as_str()))
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
         self.work.tx.append_event(&crate::store::NewEvent {
@@ -485,10 +557,36 @@ impl Session<'_, '_, '_> {
             Some(z) => z.to_string(),
             None => self.work.zone_of(&self.sender).name().to_string(),
         };
+        let mut notes = String::new();
+        let others: Vec<&&str> = emails
+            .iter()
+            .filter(|a| !a.eq_ignore_ascii_case(&self.sender))
+            .collect();
+        if !others.is_empty() {
+            let list: Vec<&str> = others.iter().map(|a| **a).collect();
+            notes.push_str(&format!(
+                "\nNot linked to this registration: {} (a mail cannot prove another \
+                 address is yours; register from each address you play from).",
+                list.join(", ")
+            ));
+        }
+        let unknown: Vec<&str> = fields
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !FORM_FIELDS.contains(k))
+            .collect();
+        if !unknown.is_empty() {
+            notes.push_str(&format!(
+                "\nNot a field of the registration form, so not registered: {} \
+                 (the fields: Name, Phone, Site, Address, Country, Timezone, Email, Level, \
+                 Birthdate, Sex, Package, Password).",
+                unknown.join(", ")
+            ));
+        }
         self.ok(
             text,
             format!(
-                "Registered {name} <{}>; times are shown in {zone_shown}.",
+                "Registered {name} <{}>; times are shown in {zone_shown}.{notes}",
                 self.sender
             ),
         );

@@ -6,6 +6,7 @@ mod conditional;
 mod effect;
 mod master;
 mod moderation;
+mod njudge;
 mod press;
 mod seats;
 mod votes;
@@ -702,7 +703,10 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     fn command(&mut self, line: usize, text: &str, request: &Request) -> Result<(), EngineError> {
         let signs_on = matches!(
             request,
-            Request::SignOn { .. } | Request::Observe { .. } | Request::Create { .. }
+            Request::SignOn { .. }
+                | Request::Observe { .. }
+                | Request::Create { .. }
+                | Request::SignOnNamed { .. }
         );
         let errors = self.errors;
         if signs_on {
@@ -736,7 +740,23 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 power: None,
                 game,
                 password,
+            } if game.is_empty() => self.join_next(line, text, password, "standard"),
+            SignOn {
+                power: None,
+                game,
+                password,
             } => self.join(line, text, game, password),
+            SignOnNamed { variant, signon } => self.sign_on_named(line, text, variant, signon),
+            WhoIs(users) => self.whois(text, users),
+            InfoPlayer(address) => self.info_player(text, address),
+            IAmAlso(address) => {
+                self.i_am_also(line, text, address);
+                Ok(())
+            }
+            PostalPress(_) => {
+                self.postal_press(line, text);
+                Ok(())
+            }
             SignOn {
                 power: Some(p),
                 game,

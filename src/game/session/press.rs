@@ -23,9 +23,12 @@ impl Session<'_, '_, '_> {
         let Some(ctx) = self.require_context(line, text, false) else {
             return Ok(());
         };
+        // njudge: an observer may always write to the master.
+        let observer_to_master = ctx.who == Who::Observer && matches!(to, PressTarget::Master);
         let from_power = match &ctx.who {
             Who::Power(p) => Some(p.clone()),
             Who::Master => None,
+            Who::Observer if observer_to_master => None,
             Who::Observer | Who::Joined => {
                 let state = &self.work.game(&ctx.key).state;
                 match crate::game::variants::press_author(state, &self.sender) {
@@ -43,7 +46,7 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, format!("{name} is over; it takes no press"));
             return Ok(());
         }
-        let master = from_power.is_none();
+        let master = from_power.is_none() && !observer_to_master;
         // njudge: press to the master only is always allowed, and always white.
         let to_master = matches!(to, PressTarget::Master);
         // njudge's SET GREY: every player's press goes out anonymous.
@@ -66,7 +69,10 @@ impl Session<'_, '_, '_> {
         }
         if g.state.settings.broadcast_only
             && !master
-            && matches!(to, PressTarget::Powers(_) | PressTarget::AllBut(_))
+            && matches!(
+                to,
+                PressTarget::Powers(_) | PressTarget::AllBut(_) | PressTarget::Observers
+            )
         {
             self.fail(
                 line,
@@ -94,7 +100,7 @@ impl Session<'_, '_, '_> {
         let everyone: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
         let powers: Vec<String> = match to {
             PressTarget::All => everyone,
-            PressTarget::Master => Vec::new(),
+            PressTarget::Master | PressTarget::Observers => Vec::new(),
             PressTarget::Powers(_) => named.clone(),
             PressTarget::AllBut(_) => everyone
                 .into_iter()
@@ -110,7 +116,7 @@ impl Session<'_, '_, '_> {
                     m.power.as_ref().is_some_and(|p| powers.contains(p))
                         || crate::game::variants::press_reaches(&g.state, &m.address, &powers)
                 }
-                Role::Observer => matches!(to, PressTarget::All),
+                Role::Observer => matches!(to, PressTarget::All | PressTarget::Observers),
                 Role::Master => true,
                 Role::Standby => false,
             };
@@ -125,6 +131,7 @@ impl Session<'_, '_, '_> {
             }
         }
         let signer = match (&from_power, grey) {
+            _ if observer_to_master => format!("an observer ({})", self.sender),
             (_, true) => "an anonymous power".to_string(),
             (Some(p), false) => p.clone(),
             (None, false) => "the master".to_string(),
@@ -132,6 +139,7 @@ impl Session<'_, '_, '_> {
         let audience = match to {
             PressTarget::All => "everyone".to_string(),
             PressTarget::Master => "the master".to_string(),
+            PressTarget::Observers => "the observers".to_string(),
             _ => powers.join(", "),
         };
         let state = g.state.clone();

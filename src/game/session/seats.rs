@@ -189,6 +189,11 @@ impl Session<'_, '_, '_> {
                 "You have joined {name} ({count} of {needed} players). Lot commitment: {commitment}"
             ),
         );
+        self.notify_masters(
+            &key,
+            "sign-on",
+            &format!("{sender} has signed on to {name} ({count} of {needed} players).\n"),
+        )?;
         if count >= needed && !self.work.game(&key).state.settings.house.manual_start {
             self.pending_start = Some(key);
         }
@@ -308,6 +313,15 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let pname = power_name(map, p);
+        // njudge: signing on to a power nobody plays takes it over.
+        let vacant = match g.state.player_of(&pname) {
+            None => true,
+            Some(m) => m.abandoned && !m.address.eq_ignore_ascii_case(&self.sender),
+        };
+        if vacant && self.take_over(line, text, &key, &pname, password)? {
+            return Ok(());
+        }
+        let g = self.work.game(&key);
         match g.state.player_of(&pname) {
             None if g.state.status == Status::Forming => self.fail(
                 line,
@@ -391,6 +405,11 @@ impl Session<'_, '_, '_> {
             None => {
                 let m = member(&sender, Role::Observer, password)?;
                 self.work.game_mut(&key).state.members.push(m);
+                self.notify_masters(
+                    &key,
+                    "observer",
+                    &format!("{sender} now observes {name}.\n"),
+                )?;
             }
         }
         self.context = Some(Context {
@@ -518,7 +537,18 @@ impl Session<'_, '_, '_> {
         self.context = None;
         let who = match advance::replace_with_standby(self.work, &key, &power)? {
             Some(a) => format!("{a} takes it over from the stand-by list"),
-            None => "the power is now without a player".to_string(),
+            None => {
+                self.notify_game(
+                    &key,
+                    &format!("{power} resigned"),
+                    &format!(
+                        "The player of {power} has resigned from {name}. Anyone may take it over \
+                     with SIGNON {}{name} <password>.\n",
+                        power.chars().next().unwrap_or('?')
+                    ),
+                )?;
+                "the power is now without a player".to_string()
+            }
         };
         self.ok(text, format!("You have resigned {power} in {name}; {who}."));
         Ok(())

@@ -252,14 +252,25 @@ impl Session<'_, '_, '_> {
             Request::WhoGame(_) => answers::whogame(&g.state),
             Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,
             _ => {
-                let span = match request {
-                    Request::History { from, to, .. } => (*from, *to),
-                    _ => (None, None),
+                let (span, limits) = match request {
+                    Request::History {
+                        from, to, limits, ..
+                    } => ((*from, *to), limits.clone()),
+                    _ => ((None, None), Default::default()),
                 };
                 let map = crate::game::process::map_for(&g.state.settings.variant)?;
                 let who = crate::game::results::recipient(map, &g.state, &self.sender, tz);
                 let judge = self.work.judge.clone();
-                answers::history(self.work.tx, g.row.id, &g.state, &judge, &who, span)?
+                let text = answers::history(
+                    self.work.tx,
+                    g.row.id,
+                    &g.state,
+                    &judge,
+                    &who,
+                    span,
+                    &limits.exclude,
+                )?;
+                answers::cut_to_lines(text, limits.lines)
             }
         };
         self.ok(text, body);

@@ -68,6 +68,13 @@ pub fn join(
     Ok(None)
 }
 
+/// Hook: may a power nobody plays be taken over by signing on to it, as on
+/// njudge? Not in the tournaments, whose organisers choose who plays (GTD's
+/// Gamemaster approves entrants, Agora's adds contestants).
+pub fn open_to_take_over(state: &GameState) -> bool {
+    state.gtd.is_none() && state.agora.is_none()
+}
+
 /// Does the game take its orders through its variant (by player, not power)?
 pub fn takes_own_orders(state: &GameState) -> bool {
     state.gtd.is_some()

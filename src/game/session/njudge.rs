@@ -1,0 +1,358 @@
+//! njudge's habits of players that are not Legate's own words: a `SIGNON`
+//! naming the variant, `SIGNON ? pw` (the next forming game), taking over an
+//! abandoned power by signing on to it, `WHOIS`, `INFO PLAYER`, `I AM ALSO`,
+//! and the notices njudge sends when someone joins or leaves a game.
+
+use serde_json::json;
+
+use super::{Context, Session, Who, member};
+use crate::game::EngineError;
+use crate::game::advance;
+use crate::game::model::{Role, Status};
+use crate::game::process::map_for;
+use crate::game::request::Request;
+use crate::store::GameStatus;
+
+/// At most this many registrations answer one `WHOIS` word.
+const WHOIS_LIMIT: usize = 20;
+
+/// The registration fields `WHOIS` shows; the rest (postal address, phone,
+/// birth date...) stay with the judge.
+const SHOWN_FIELDS: &[&str] = &["name", "country", "site", "level"];
+
+impl Session<'_, '_, '_> {
+    /// `SIGNON ... <variant>`: the sign-on, refused whole when the game is of
+    /// another variant (njudge asks for the name to be sure the player knows
+    /// what they join).
+    pub(super) fn sign_on_named(
+        &mut self,
+        line: usize,
+        text: &str,
+        variant: &str,
+        signon: &Request,
+    ) -> Result<(), EngineError> {
+        if map_for(variant).is_err() {
+            self.fail(
+                line,
+                text,
+                format!(
+                    "there is no variant {variant:?} on this judge (its variants: standard, \
+                     masters, twilight, gtd, agora); the sign-on was not applied"
+                ),
+            );
+            return Ok(());
+        }
+        let game = match signon {
+            Request::SignOn { game, .. } | Request::Observe { game, .. } => game.clone(),
+            _ => return self.dispatch(line, text, signon),
+        };
+        if game.is_empty() {
+            let Request::SignOn { password, .. } = signon else {
+                return Ok(());
+            };
+            return self.join_next(line, text, password, variant);
+        }
+        let Some(key) = self.require_game(line, text, &game)? else {
+            return Ok(());
+        };
+        let state = &self.work.game(&key).state;
+        if !state.settings.variant.eq_ignore_ascii_case(variant) {
+            let (name, actual) = (state.name.clone(), state.settings.variant.clone());
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} is a game of the {actual} variant, not {variant}; the sign-on \
+                     was not applied (name the game's own variant, or none)"
+                ),
+            );
+            return Ok(());
+        }
+        self.dispatch(line, text, signon)
+    }
+
+    /// `SIGNON ? pw [variant]`: joins the oldest-named forming game of the
+    /// variant (standard when none is named) that the sender is not in.
+    pub(super) fn join_next(
+        &mut self,
+        line: usize,
+        text: &str,
+        password: &str,
+        variant: &str,
+    ) -> Result<(), EngineError> {
+        let sender = self.sender.clone();
+        for row in self.work.tx.games(Some(GameStatus::Forming))? {
+            if !row.variant.eq_ignore_ascii_case(variant) {
+                continue;
+            }
+            let Some(key) = self.work.load(&row.name)? else {
+                continue;
+            };
+            let state = &self.work.game(&key).state;
+            let open = state.players().count() < state.settings.players_needed
+                && !state
+                    .members
+                    .iter()
+                    .any(|m| m.address.eq_ignore_ascii_case(&sender));
+            if open {
+                return self.join(line, text, &row.name, password);
+            }
+        }
+        self.fail(
+            line,
+            text,
+            format!(
+                "no {variant} game is forming that you can join; LIST shows the games, and \
+                 CREATE ?<name> <password> starts one"
+            ),
+        );
+        Ok(())
+    }
+
+    /// `SIGNON <power><game> pw` for a power nobody plays (resigned, ejected or
+    /// abandoned): the sender takes it over with that password, as on njudge.
+    /// Returns false when the power cannot be taken over this way.
+    pub(super) fn take_over(
+        &mut self,
+        line: usize,
+        text: &str,
+        key: &str,
+        power: &str,
+        password: &str,
+    ) -> Result<bool, EngineError> {
+        let sender = self.sender.clone();
+        let g = self.work.game(key);
+        if !matches!(g.state.status, Status::Active | Status::Paused)
+            || !crate::game::variants::open_to_take_over(&g.state)
+        {
+            return Ok(false);
+        }
+        let map = map_for(&g.state.settings.variant)?;
+        if !advance::vacant_powers(map, &g.state)?
+            .iter()
+            .any(|p| p == power)
+        {
+            return Ok(false);
+        }
+        let name = g.state.name.clone();
+        if g.state
+            .players()
+            .any(|m| m.address.eq_ignore_ascii_case(&sender) && m.power.is_some())
+        {
+            self.fail(
+                line,
+                text,
+                format!("you already play a power in {name}; one player, one power"),
+            );
+            return Ok(true);
+        }
+        if password.len() < 4 {
+            self.fail(
+                line,
+                text,
+                format!("{power} in {name} needs a player: sign on with a password of at least 4 characters to take it over"),
+            );
+            return Ok(true);
+        }
+        let mut newcomer = member(&sender, Role::Player, password)?;
+        newcomer.power = Some(power.to_string());
+        let now = self.now();
+        let g = self.work.game_mut(key);
+        // The abandoned player, if any, leaves; so does the sender's place on
+        // the stand-by list.
+        let old: Vec<String> = g
+            .state
+            .members
+            .iter()
+            .filter(|m| m.role == Role::Player && m.power.as_deref() == Some(power))
+            .map(|m| m.address.clone())
+            .collect();
+        let leaves = |m: &crate::game::model::Member| {
+            (m.role == Role::Player && m.power.as_deref() == Some(power))
+                || (m.role == Role::Standby && m.address.eq_ignore_ascii_case(&sender))
+        };
+        g.state.members.retain(|m| !leaves(m));
+        g.state.members.push(newcomer);
+        g.state.clock.abandon_announced.retain(|p| p != power);
+        if g.state.status == Status::Active {
+            advance::schedule(map, &mut g.state, now)?;
+        }
+        let (id, state) = (g.row.id, g.state.clone());
+        self.work.event(
+            Some(id),
+            "member.took_over",
+            json!({ "power": power, "from": old, "to": sender }),
+        )?;
+        let judge = self.work.judge.clone();
+        for o in &old {
+            self.work.send(
+                o,
+                advance::subject(&judge, &state, "Replaced"),
+                format!(
+                    "{power} in {name} was abandoned and {sender} has taken it over; \
+                     you are no longer in the game.\n"
+                ),
+                Some(id),
+                false,
+            );
+        }
+        self.notify_game(
+            key,
+            &format!("{power} taken over"),
+            &format!("{power} was without a player; {sender} has signed on and now plays it.\n"),
+        )?;
+        // No password was checked: the mail proves nothing of the sender's
+        // address, so it changes no account (see `account_change_refusal`).
+        self.context = Some(Context {
+            key: key.to_string(),
+            who: Who::Power(power.to_string()),
+        });
+        self.target = None;
+        self.ok(
+            text,
+            format!(
+                "{power} in {name} had no player: you have taken it over, with the password \
+                 you gave. The deadline is new; LIST shows the board."
+            ),
+        );
+        Ok(true)
+    }
+
+    /// A Diplomacy Notice to everyone in the game but the sender (njudge tells
+    /// the players and the master of sign-ons, resignations and take-overs).
+    pub(super) fn notify_game(
+        &mut self,
+        key: &str,
+        what: &str,
+        body: &str,
+    ) -> Result<(), EngineError> {
+        let sender = self.sender.clone();
+        let g = self.work.game(key);
+        let (id, mut state) = (g.row.id, g.state.clone());
+        state
+            .members
+            .retain(|m| !m.address.eq_ignore_ascii_case(&sender));
+        let judge = self.work.judge.clone();
+        let subject = advance::subject(&judge, &state, &format!("Notice: {what}"));
+        advance::broadcast(self.work, &state, &subject, body, Some(id))
+    }
+
+    /// A Diplomacy Notice to the game's masters only (an observer joining).
+    pub(super) fn notify_masters(
+        &mut self,
+        key: &str,
+        what: &str,
+        body: &str,
+    ) -> Result<(), EngineError> {
+        let g = self.work.game(key);
+        let (id, state) = (g.row.id, g.state.clone());
+        let judge = self.work.judge.clone();
+        let subject = advance::subject(&judge, &state, &format!("Notice: {what}"));
+        for m in state.masters() {
+            if !m.address.eq_ignore_ascii_case(&self.sender) {
+                self.work.send(
+                    &m.address,
+                    subject.clone(),
+                    body.to_string(),
+                    Some(id),
+                    false,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `WHOIS user ...`: for each word, the registrations whose address
+    /// starts with it: name, address, time zone and the games played.
+    pub(super) fn whois(&mut self, text: &str, users: &[String]) -> Result<(), EngineError> {
+        let mut out = String::new();
+        for u in users {
+            let found = self.work.tx.accounts_with_prefix(u, WHOIS_LIMIT + 1)?;
+            if found.is_empty() {
+                out.push_str(&format!(
+                    "Nobody registered here has an address starting {u:?}.\n"
+                ));
+            }
+            for a in found.iter().take(WHOIS_LIMIT) {
+                out.push_str(&self.registration(a)?);
+            }
+            if found.len() > WHOIS_LIMIT {
+                out.push_str(&format!(
+                    "(more addresses start {u:?}: write more of the address)\n"
+                ));
+            }
+        }
+        self.ok(text, out.trim_end());
+        Ok(())
+    }
+
+    /// `INFO PLAYER address`: one registration, as `WHOIS` shows it.
+    pub(super) fn info_player(&mut self, text: &str, address: &str) -> Result<(), EngineError> {
+        let body = match self.work.tx.account_by_address(address)? {
+            Some(a) => self.registration(&a)?,
+            None => format!("{address} is not registered on this judge.\n"),
+        };
+        self.ok(text, body.trim_end());
+        Ok(())
+    }
+
+    /// One account as `WHOIS` shows it.
+    fn registration(&mut self, a: &crate::store::Account) -> Result<String, EngineError> {
+        let mut out = format!("Email: {}\n", a.address);
+        if let Some(detail) = self
+            .work
+            .tx
+            .latest_account_event(a.id, "account.registered")?
+            && let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(&detail)
+        {
+            for key in SHOWN_FIELDS {
+                if let Some(v) = fields.get(*key).and_then(|v| v.as_str()) {
+                    let mut k = key.to_string();
+                    k[..1].make_ascii_uppercase();
+                    out.push_str(&format!("{k}: {v}\n"));
+                }
+            }
+        }
+        out.push_str(&format!("Time zone: {}\n", a.time_zone));
+        let mut games = Vec::new();
+        for m in self.work.tx.memberships_of(a.id)? {
+            if let Some(g) = self.work.tx.game(m.game)? {
+                games.push(match m.power {
+                    Some(p) => format!("{} ({p})", g.name),
+                    None => format!("{} ({})", g.name, m.role.as_str()),
+                });
+            }
+        }
+        if !games.is_empty() {
+            out.push_str(&format!("Games: {}\n", games.join(", ")));
+        }
+        out.push('\n');
+        Ok(out)
+    }
+
+    /// `I AM ALSO oldaddress`: refused. Anyone can write any address in
+    /// From:, so a mail from a new address cannot prove it belongs to the
+    /// player of the old one; a sign-on with the seat's password can.
+    pub(super) fn i_am_also(&mut self, line: usize, text: &str, old: &str) {
+        self.fail(
+            line,
+            text,
+            format!(
+                "this judge does not link addresses on the word of a mail (anyone can write \
+                 any From:). To play from this address, send from it: SIGNON <power><game> \
+                 <password> then SET ADDRESS, for each game you play as {old}; the password \
+                 proves the seat is yours"
+            ),
+        );
+    }
+
+    /// `POSTAL PRESS`: refused with the press that works.
+    pub(super) fn postal_press(&mut self, line: usize, text: &str) {
+        self.fail(
+            line,
+            text,
+            "postal press (held until the phase is processed) is not offered by this \
+             judge; BROADCAST sends the message to everyone now",
+        );
+    }
+}
