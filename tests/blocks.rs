@@ -15,12 +15,8 @@ fn table() -> Table {
     Table::started(GAME, t("2026-02-02T10:00:00Z"))
 }
 
-/// A mail from the player of `power`, signed on: `SIGNON <initial>blocks pw`
-/// then the lines of `body`.
 fn from(table: &mut Table, power: &str, body: &str) -> legate::game::Applied {
-    let addr = table.players[power].clone();
-    let text = format!("SIGNON {}{GAME} {}\n{body}\n", &power[..1], password(&addr));
-    table.mail(&addr, &text)
+    table.player_mail(power, body)
 }
 
 /// The bodies of the press mails queued for `to` since `since` mails.

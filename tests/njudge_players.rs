@@ -16,12 +16,8 @@ fn table() -> Table {
     Table::started(GAME, t("2026-02-02T10:00:00Z"))
 }
 
-/// A mail from the player of `power`, signed on: `SIGNON <initial>habits pw`
-/// then the lines of `body`.
 fn from(table: &mut Table, power: &str, body: &str) -> legate::game::Applied {
-    let addr = table.players[power].clone();
-    let text = format!("SIGNON {}{GAME} {}\n{body}\n", &power[..1], password(&addr));
-    table.mail(&addr, &text)
+    table.player_mail(power, body)
 }
 
 /// The bodies of mails to `to` queued after the first `since`, whose

@@ -291,6 +291,19 @@ impl Table {
             .expect("apply")
     }
 
+    /// A mail from the player of `power`, signed on: `SIGNON <initial><game> pw`,
+    /// then the lines of `body`.
+    pub fn player_mail(&mut self, power: &str, body: &str) -> Applied {
+        let addr = self.players[power].clone();
+        let text = format!(
+            "SIGNON {}{} {}\n{body}\n",
+            &power[..1],
+            self.game,
+            password(&addr)
+        );
+        self.mail(&addr, &text)
+    }
+
     /// A mail from the master: `SIGNON M<game> gm-pw`, then the lines of `body`.
     pub fn master_mail(&mut self, body: &str) -> Applied {
         let end = if body.ends_with('\n') { "" } else { "\n" };
