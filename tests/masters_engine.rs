@@ -75,6 +75,19 @@ fn last_report(table: &mut Table) -> String {
     table.last_results_to(&master)
 }
 
+/// Power 7 is a rebel army raised in Smyrna, without a center yet (MR3 e);
+/// the board says where its unit stands (`"#7: A Arm"`).
+fn rebel_from_smyrna(table: &mut Table) {
+    table.edit_state(|s| {
+        s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
+            power: Power(7),
+            kind: UnitKind::Army,
+            raised_in: Map::standard().lookup("smy").unwrap().province,
+            identity: None,
+        });
+    });
+}
+
 /// Puts a board on the table: the units given (`"Russia: A Gal"`, `"#7: A Arm"`
 /// for power number 7), these owners changed, in `phase`; orders cleared.
 fn set_board(table: &mut Table, phase: &str, units: &[&str], owners: &[(&str, &[&str])]) {
@@ -503,14 +516,7 @@ fn mr6_the_france_italy_armenia_example_by_mail() {
             ("Italy", &["tun"]),
         ],
     );
-    table.edit_state(|s| {
-        s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
-            power: Power(7),
-            kind: UnitKind::Army,
-            raised_in: Map::standard().lookup("smy").unwrap().province,
-            identity: None,
-        });
-    });
+    rebel_from_smyrna(&mut table);
     orders_ok(&mut table, "France", "Aid Italy\nAid Rebel A Arm\n");
     orders_ok(&mut table, "Italy", "Build A Ven\n");
     process(&mut table);
@@ -532,14 +538,7 @@ fn a_rebel_removed_is_named_as_a_rebel_in_every_line() {
         &["Italy: A Rom", "Italy: F Nap", "#7: A Arm"],
         &[("Italy", &["rom", "nap"])],
     );
-    table.edit_state(|s| {
-        s.masters.as_mut().unwrap().rules.rebels.push(Rebel {
-            power: Power(7),
-            kind: UnitKind::Army,
-            raised_in: Map::standard().lookup("smy").unwrap().province,
-            identity: None,
-        });
-    });
+    rebel_from_smyrna(&mut table);
     process(&mut table);
     // Without a center and without aid, the rebel owes its unit (MR3 e).
     assert_eq!(unit_at(&mut table, "arm"), None);

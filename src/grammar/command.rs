@@ -665,7 +665,7 @@ fn opt_raw(cur: &mut Cursor) -> Option<String> {
     cur.raw_field().map(str::to_string)
 }
 
-fn number(cur: &mut Cursor, what: &str) -> Result<u32, GrammarError> {
+pub(super) fn number(cur: &mut Cursor, what: &str) -> Result<u32, GrammarError> {
     match cur.word().and_then(|w| w.parse().ok()) {
         Some(n) => {
             cur.bump();

@@ -4,7 +4,9 @@
 //! ...), the clock's `MIN` and `DELAY`, and the settings that cannot apply here,
 //! each refused with the reason.
 
-use super::command::{ClockSetting, Command, GameFlag, PreferenceRule, PressRule, PressSetting};
+use super::command::{
+    ClockSetting, Command, GameFlag, PreferenceRule, PressRule, PressSetting, number,
+};
 use super::error::GrammarError;
 use super::lexer::{Cursor, Kind};
 use super::lexicon;
@@ -64,16 +66,6 @@ pub(super) fn hours_setting(field: &str, value: &str) -> Option<ClockSetting> {
 
 fn flag(f: GameFlag) -> Option<Result<Command, GrammarError>> {
     Some(Ok(Command::SetFlag(f)))
-}
-
-fn number(cur: &mut Cursor, what: &str) -> Result<u32, GrammarError> {
-    match cur.word().and_then(|w| w.parse().ok()) {
-        Some(n) => {
-            cur.bump();
-            Ok(n)
-        }
-        None => Err(cur.expected(what)),
-    }
 }
 
 /// `SET <word> ...` for the words of njudge's settings (`word` is read);
