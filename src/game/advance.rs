@@ -5,7 +5,6 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::EngineError;
-use super::assign::{Applicant, assign_powers};
 use super::docs::power_name;
 use super::model::{GameState, Outcome, Role, Status};
 use super::orders_check::{missing_orders, owes_orders};
@@ -155,22 +154,8 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let g = work.game_mut(key);
     let map = map_for(&g.state.settings.variant)?;
     let secret = g.lot_secret()?;
-    // njudge's PRFRAND: powers by lot alone, preference lists not read.
-    let by_lot = g.state.settings.house.assign == super::house::AssignBy::Random;
-    let applicants: Vec<Applicant> = g
-        .state
-        .players()
-        .map(|m| Applicant {
-            address: m.address.clone(),
-            preferences: if by_lot {
-                Vec::new()
-            } else {
-                m.preferences.clone()
-            },
-        })
-        .collect();
     let powers = super::variants::playable_powers(&g.state, map);
-    let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
+    let (assigned, draws) = super::assign::assign_players(&secret, &g.state, &powers)?;
     for (address, power) in &assigned {
         if let Some(m) = g
             .state

@@ -49,6 +49,20 @@ pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
 }
 
 pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+    let mut out = list_entry(state, tz, now);
+    if let Some(p) = &state.position {
+        let p = &p.relabelled(&super::variants::display_names(state));
+        out.push_str("\nUnits:\n");
+        out.push_str(&results::units(p));
+        out.push('\n');
+        out.push_str(&results::centers(p));
+    }
+    out
+}
+
+/// A game's settings, schedule, flags and members, as `LIST FULL` shows each
+/// game (`LIST name` adds the board).
+pub fn list_entry(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     let mut out = format!(
         "Game {}: {} ({} rules), {:?}, press {:?}, {}.\n",
         state.name,
@@ -68,13 +82,6 @@ pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
         let _ = writeln!(out, "Outcome: {o:?}");
     }
     out.push_str(&whogame(state));
-    if let Some(p) = &state.position {
-        let p = &p.relabelled(&super::variants::display_names(state));
-        out.push_str("\nUnits:\n");
-        out.push_str(&results::units(p));
-        out.push('\n');
-        out.push_str(&results::centers(p));
-    }
     out
 }
 

@@ -94,6 +94,9 @@ pub struct Member {
     /// powers liked equally.
     #[serde(default)]
     pub preferences: Vec<Vec<String>>,
+    /// `SET PREFERENCE *`: any power, drawn by lot before the lists are read.
+    #[serde(default)]
+    pub any_power: bool,
     #[serde(default)]
     pub wait: bool,
     /// `Some(list)`: votes for a draw among `list` (empty = every survivor).
@@ -117,6 +120,7 @@ impl Member {
             power: None,
             password_hash,
             preferences: Vec::new(),
+            any_power: false,
             wait: false,
             draw: None,
             concede: None,

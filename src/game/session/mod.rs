@@ -746,7 +746,13 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 game,
                 password,
             } => self.join(line, text, game, password),
-            SignOnNamed { variant, signon } => self.sign_on_named(line, text, variant, signon),
+            SignOnNamed {
+                variant,
+                options,
+                signon,
+            } => self.sign_on_named(line, text, variant, options, signon),
+            ListFull => self.list_full(text),
+            SetPreferenceAny => self.set_preference_any(line, text),
             WhoIs(users) => self.whois(text, users),
             InfoPlayer(address) => self.info_player(text, address),
             IAmAlso(address) => {
@@ -782,6 +788,16 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             List(g) | Summary(g) | History { game: g, .. } | WhoGame(g) => {
                 self.answer(line, text, request, g.clone())
             }
+            // njudge's `GET map`: the board of the game signed on to, or
+            // the standard board.
+            Get(topic) if matches!(topic.trim().to_ascii_lowercase().as_str(), "map" | "maps") => {
+                let map = match &self.context {
+                    Some(c) => map_for(&self.work.game(&c.key).state.settings.variant)?,
+                    None => crate::map::Map::standard(),
+                };
+                self.ok(text, super::help::map_text(map).trim_end());
+                Ok(())
+            }
             Get(topic) => {
                 match super::help::topic(topic) {
                     Some(body) => self.ok(text, body.trim_end()),
@@ -811,8 +827,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Press {
                 to,
                 grey,
+                fake,
                 text: message,
-            } => self.press(line, text, to, *grey, message),
+            } => self.press(line, text, to, *grey, fake.as_ref(), message),
             Unsupported(what) => {
                 self.ok(
                     text,
@@ -823,7 +840,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Variant(order) => self.variant_order(line, text, order),
             SubmitMap(design) => self.submit_map(line, text, design),
             Agora(c) => self.agora(line, text, c),
-            BecomeMaster | ClearLater | Refused { .. } => self.njudge_master(line, text, request),
+            BecomeMaster | ClearLater | Refused { .. } | Already { .. } => {
+                self.njudge_master(line, text, request)
+            }
             _ => self.master_command(line, text, request),
         }
     }
