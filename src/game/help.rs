@@ -140,7 +140,13 @@ pub fn map_text(map: &crate::map::Map) -> String {
         if !coasts.is_empty() {
             let names: Vec<String> = coasts
                 .iter()
-                .map(|c| map.location_code(Location { province: p, coast: Some(*c) }))
+                .map(|c| {
+                    map.location_code(Location {
+                        province: p,
+                        coast: Some(*c),
+                    })
+                    .to_lowercase()
+                })
                 .collect();
             let _ = write!(out, ", coasts {}", names.join(" "));
         }
@@ -154,20 +160,30 @@ pub fn map_text(map: &crate::map::Map) -> String {
         }
         let mut fleets = Vec::new();
         let froms: Vec<Location> = if coasts.is_empty() {
-            vec![Location { province: p, coast: None }]
+            vec![Location {
+                province: p,
+                coast: None,
+            }]
         } else {
             coasts
                 .iter()
-                .map(|c| Location { province: p, coast: Some(*c) })
+                .map(|c| Location {
+                    province: p,
+                    coast: Some(*c),
+                })
                 .collect()
         };
         for from in froms {
-            let reach: Vec<&str> = map.fleet_neighbours(from).iter().map(|q| map.abbr(q)).collect();
+            let reach: Vec<&str> = map
+                .fleet_neighbours(from)
+                .iter()
+                .map(|q| map.abbr(q))
+                .collect();
             if reach.is_empty() {
                 continue;
             }
             let label = if from.coast.is_some() {
-                format!("fleet from {} to", map.location_code(from))
+                format!("fleet from {} to", map.location_code(from).to_lowercase())
             } else {
                 "fleet to".to_string()
             };

@@ -1599,7 +1599,9 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "password" => Command::SetPassword(raw(cur, "a password")?),
         "address" => Command::SetAddress(opt_raw(cur)),
         "preference" | "preferences"
-            if cur.peek().is_some_and(|t| t.kind == Kind::Other && t.ch == '*') =>
+            if cur
+                .peek()
+                .is_some_and(|t| t.kind == Kind::Other && t.ch == '*') =>
         {
             cur.bump();
             Command::SetPreferenceAny

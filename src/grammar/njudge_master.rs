@@ -196,10 +196,9 @@ fn house_word(
             !on,
             "only a master resumes a game here (RESUME); a terminated game stays finished",
         ),
-        ("late", _) if next == Some("count") => (
-            !on,
-            "this judge keeps no count of a player's late phases",
-        ),
+        ("late", _) if next == Some("count") => {
+            (!on, "this judge keeps no count of a player's late phases")
+        }
         ("late" | "minor" | "grace" | "touch" | "must", _)
             if press_next || next == Some("order") =>
         {
@@ -296,8 +295,9 @@ pub(super) fn set_no_word(cur: &mut Cursor) -> Option<Result<Command, GrammarErr
         "cd" => Some(Ok(Command::SetNmr(false))),
         "quiet" => flag(GameFlag::Quiet(false)),
         "concessions" | "concession" => flag(GameFlag::Concessions(false)),
-        other => house_word(cur, "SET NO", other, false)
-            .or_else(|| cannot_apply(cur, "SET NO", other)),
+        other => {
+            house_word(cur, "SET NO", other, false).or_else(|| cannot_apply(cur, "SET NO", other))
+        }
     };
     if c.is_none() {
         cur.pos = start;

@@ -46,7 +46,10 @@ impl Session<'_, '_, '_> {
                 Ok(())
             }
             Request::Already { setting, why } => {
-                self.ok(text, format!("{setting}: always so here, nothing changed ({why})."));
+                self.ok(
+                    text,
+                    format!("{setting}: always so here, nothing changed ({why})."),
+                );
                 Ok(())
             }
             // Settings, `UNSTART` and `ROLLBACK n` need the game's master (or,
@@ -440,7 +443,9 @@ impl Session<'_, '_, '_> {
             }
             GameFlag::MaxAbsence(n) => {
                 self.work.game_mut(key).state.settings.house.max_absence = Some(*n);
-                Ok(format!("Players of {name} may set absences of up to {n} days."))
+                Ok(format!(
+                    "Players of {name} may set absences of up to {n} days."
+                ))
             }
         };
         match answer {

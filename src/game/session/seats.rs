@@ -5,8 +5,8 @@ use serde_json::json;
 use super::{Context, Session, Who, member, power_by_initial};
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::house::AssignBy;
 use crate::game::docs::power_name;
+use crate::game::house::AssignBy;
 use crate::game::model::{GameState, Role, Settings, Status};
 use crate::game::process::map_for;
 use crate::store::{NewGame, verify_seat_password};
@@ -486,7 +486,11 @@ impl Session<'_, '_, '_> {
 
     /// `SET PREFERENCE *` (njudge): any power, drawn by lot before the
     /// preference lists are read; in `PRFBOTH` and `PRFRAND` games.
-    pub(super) fn set_preference_any(&mut self, line: usize, text: &str) -> Result<(), EngineError> {
+    pub(super) fn set_preference_any(
+        &mut self,
+        line: usize,
+        text: &str,
+    ) -> Result<(), EngineError> {
         let sender = self.sender.clone();
         let Some(ctx) = self.require_context(line, text, false) else {
             return Ok(());

@@ -193,7 +193,9 @@ impl Session<'_, '_, '_> {
         if too_long {
             let why = match most {
                 Some(0) => "this game allows no absences (its master set MAX ABSENCE 0)".into(),
-                Some(n) => format!("an absence in this game may last at most {n} days (SET MAX ABSENCE)"),
+                Some(n) => {
+                    format!("an absence in this game may last at most {n} days (SET MAX ABSENCE)")
+                }
                 None => "an absence may last at most 31 days".to_string(),
             };
             self.fail(line, text, why);
