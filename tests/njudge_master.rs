@@ -473,3 +473,140 @@ fn process_with_a_phase_processes_only_that_phase() {
     assert!(a.processed >= 1);
     assert_eq!(table.phase().to_string(), "F1901M");
 }
+
+// ----- LIST FULL, QUIET, CONCESSIONS, MAX ABSENCE, settings always so --------
+
+#[test]
+fn list_full_shows_every_listed_game_and_its_master_also_who_has_ordered() {
+    let mut table = table();
+    no_errors(table.mail(
+        &table.master.clone(),
+        "CREATE ?hidden gm-pw\nSET NOLIST\nSET COMMENT Quiet one\n",
+    ));
+    no_errors(from(&mut table, "France", "F Bre H\nA Par H\nA Mar H"));
+    let a = no_errors(table.mail("someone@else.test", "LIST FULL\n"));
+    assert_says(
+        &a.reply_body,
+        &[
+            "Games on this judge, in full:",
+            "Game habits: standard",
+            "Deadline",
+            "Settings: List, Moderated",
+            "Members:",
+            "france@players.test",
+        ],
+    );
+    assert!(!a.reply_body.contains("hidden"), "{}", a.reply_body);
+    // Not the board, and not who has ordered, to anyone.
+    assert!(!a.reply_body.contains("Units:"), "{}", a.reply_body);
+    assert!(!a.reply_body.contains("Orders for"), "{}", a.reply_body);
+    let a = no_errors(table.master_mail("LIST FULL\n"));
+    let full = a.reply_body.split("> LIST FULL").nth(1).unwrap_or_default();
+    assert_says(
+        full,
+        &["Game habits", "Orders for S1901M", "ordered", "no orders"],
+    );
+}
+
+#[test]
+fn quiet_game_tells_its_notices_to_the_master_only() {
+    let mut table = table();
+    let a = no_errors(table.master_mail("SET QUIET\n"));
+    assert_says(&a.reply_body, &["habits is quiet"]);
+    let since = table.outbox().len();
+    no_errors(table.mail("fan@players.test", "OBSERVE habits pw-fan\n"));
+    no_errors(from(&mut table, "France", "RESIGN"));
+    let master = table.master.clone();
+    let to_master = table.mails_to(&master, "Notice").len();
+    let german = table.players["Germany"].clone();
+    let to_germany: Vec<_> = table
+        .outbox()
+        .into_iter()
+        .skip(since)
+        .filter(|m| m.recipients.contains(&german) && m.subject.contains("Notice"))
+        .collect();
+    assert!(to_master >= 2, "{to_master}");
+    assert!(to_germany.is_empty(), "{to_germany:?}");
+    let list = no_errors(from(&mut table, "Germany", "LIST"));
+    assert_says(&list.reply_body, &["Quiet"]);
+    no_errors(table.master_mail("SET NO QUIET\n"));
+    assert!(!table.state().settings.house.quiet);
+}
+
+#[test]
+fn no_concessions_refuses_set_concede() {
+    let mut table = table();
+    no_errors(table.master_mail("SET NO CONCESSIONS\n"));
+    one_error(
+        from(&mut table, "France", "SET CONCEDE Germany"),
+        "habits allows no concessions",
+    );
+    // Withdrawing one is still possible.
+    no_errors(from(&mut table, "France", "SET NO CONCEDE"));
+    no_errors(table.master_mail("SET CONCESSIONS\n"));
+    no_errors(from(&mut table, "France", "SET CONCEDE Germany"));
+}
+
+#[test]
+fn max_absence_limits_the_absences_players_set() {
+    let mut table = table();
+    one_error(table.master_mail("SET MAX ABSENCE 40\n"), "0 to 31 days");
+    let a = no_errors(table.master_mail("SET MAX ABSENCE 5\n"));
+    assert_says(&a.reply_body, &["absences of up to 5 days"]);
+    one_error(
+        from(&mut table, "France", "SET ABSENCE 2026-02-10 TO 2026-02-20"),
+        "at most 5 days (SET MAX ABSENCE)",
+    );
+    no_errors(from(
+        &mut table,
+        "France",
+        "SET ABSENCE 2026-02-10 TO 2026-02-14",
+    ));
+    no_errors(table.master_mail("SET MAX ABSENCE 0\n"));
+    one_error(
+        from(
+            &mut table,
+            "Germany",
+            "SET ABSENCE 2026-02-10 TO 2026-02-11",
+        ),
+        "allows no absences",
+    );
+}
+
+#[test]
+fn master_settings_always_so_are_answered_and_the_others_refused_with_the_reason() {
+    let mut table = table();
+    let before = table.state().settings;
+    for (line, says) in [
+        ("SET ALL PRESS", "always so here"),
+        ("SET AUTO PROCESS", "always so here"),
+        ("SET NO SHOW", "always so here"),
+        ("SET OBSERVER NO PRESS", "always so here"),
+    ] {
+        let a = no_errors(table.master_mail(&format!("{line}\n")));
+        assert_says(&a.reply_body, &[line, says]);
+    }
+    for (line, says) in [
+        ("SET NORMAL PRESS", "always receives all press"),
+        (
+            "SET WATCH ALL PRESS",
+            "observers here read press to everyone",
+        ),
+        ("SET MANUAL PROCESS", "PAUSE holds"),
+        ("SET SECRET", "no duplex games"),
+        ("SET NO REVEAL", "no gunboat games"),
+        ("SET MINOR PRESS", "press here is held back neither"),
+        ("SET GRACE PRESS", "press here is held back neither"),
+        ("SET BLANK PRESS", "must have text"),
+        ("SET POSTAL PRESS", "postal press"),
+        ("SET STRICT CONVOY", "always checked"),
+        ("SET APPROVAL", "never held for approval"),
+        ("SET NOT VARIANT gunboat", "SET MASTERS"),
+        ("SET START Mon 10:00", "SET MOVE MIN"),
+    ] {
+        one_error(table.master_mail(&format!("{line}\n")), says);
+    }
+    assert_eq!(table.state().settings, before);
+    // SET GRACE with a date is still the grace period.
+    no_errors(table.master_mail("SET GRACE 2026-02-09 12:00\n"));
+}
