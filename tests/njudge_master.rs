@@ -181,6 +181,29 @@ fn rollback_takes_njudge_turn_numbers() {
 }
 
 #[test]
+fn a_phase_replayed_after_a_rollback_has_the_turn_number_rollback_named() {
+    let mut table = table();
+    table.process_by_master();
+    table.process_by_master();
+    no_errors(table.master_mail("ROLLBACK 2\n"));
+    table.process_by_master();
+    let french = table.players["France"].clone();
+    let results = table.last_results_to(&french);
+    assert_says(&results, &["Fall of 1901.  (habits.002)"]);
+    // HISTORY numbers each phase as it was: the rolled-back Fall 1901 was
+    // turn 002 too, and nothing is numbered 003.
+    let a = no_errors(from(&mut table, "France", "HISTORY"));
+    assert_says(&a.reply_body, &["(habits.001)", "(habits.002)"]);
+    assert_eq!(
+        a.reply_body.matches("(habits.002)").count(),
+        2,
+        "{}",
+        a.reply_body
+    );
+    assert!(!a.reply_body.contains("(habits.003)"), "{}", a.reply_body);
+}
+
+#[test]
 fn clear_drops_the_orders_kept_for_later_phases_only() {
     let mut table = table();
     no_errors(from(

@@ -175,7 +175,9 @@ pub fn history(
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
     let own = super::variants::history_texts(tx, game, state)?;
-    for (i, rec) in tx.phases(game)?.iter().enumerate() {
+    let records = tx.phases(game)?;
+    let turns = turn_numbers(&records);
+    for (rec, &seq) in records.iter().zip(&turns) {
         if from.is_some_and(|f| rec.processed_at < f)
             || to.is_some_and(|t| rec.processed_at > t)
             || excluded(&rec.phase)
@@ -191,7 +193,6 @@ pub fn history(
             shown += 1;
             continue;
         }
-        let seq = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let Some(report) = results::replay(state, judge, rec, seq) else {
             continue;
         };
@@ -206,4 +207,26 @@ pub fn history(
         out.push_str("No phase was processed in that time.\n");
     }
     Ok(out)
+}
+
+/// njudge's turn number of each processed phase (`records` in the order
+/// processed): 001 for the first phase played, one more for each phase
+/// played after it and not rolled back when it was played. A phase played
+/// again after a rollback takes the number of the turn it replaces, so the
+/// reports' numbers and `ROLLBACK n` agree.
+pub fn turn_numbers(records: &[crate::store::PhaseRecord]) -> Vec<u32> {
+    // The phases live when each record was played: a record for phase X
+    // follows a rollback to X, which left only the phases before X.
+    let mut chain: Vec<crate::phase::Phase> = Vec::new();
+    let mut out = Vec::with_capacity(records.len());
+    for rec in records {
+        if let Ok(p) = rec.phase.parse::<crate::phase::Phase>() {
+            while chain.last().is_some_and(|last| *last >= p) {
+                chain.pop();
+            }
+            chain.push(p);
+        }
+        out.push(u32::try_from(chain.len()).unwrap_or(u32::MAX));
+    }
+    out
 }

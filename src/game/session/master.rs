@@ -496,6 +496,9 @@ impl Session<'_, '_, '_> {
         let position = before.to_position(map)?;
         process::enter_phase(map, &mut g.state, &position);
         crate::game::variants::rolled_back(&mut g.state, &record.phase);
+        // The next report is numbered as the turn it replays (njudge's
+        // `ROLLBACK n` and the `game.NNN` of the reports agree).
+        g.state.next_seq = live.iter().position(|p| p.id == record.id).unwrap_or(0) as i64;
         g.state.status = Status::Active;
         g.state.paused_from = None;
         g.state.outcome = None;
