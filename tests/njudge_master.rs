@@ -397,6 +397,31 @@ fn delay_holds_complete_orders_back_and_the_deadline_comes_forward() {
     assert_eq!(table.deadline(), now + Duration::hours(2));
 }
 
+#[test]
+fn changed_orders_restart_the_delay_but_never_past_the_deadline() {
+    let mut table = table();
+    let scheduled = table.deadline();
+    no_errors(table.master_mail("SET MOVE DELAY 2\n"));
+    for (power, orders) in HOLDS {
+        no_errors(from(&mut table, power, orders));
+    }
+    let first = table.now;
+    assert_eq!(table.deadline(), first + Duration::hours(2));
+    // A mail that changes no order leaves the delay as it runs.
+    table.advance(Duration::minutes(30));
+    no_errors(from(&mut table, "France", "LIST"));
+    assert_eq!(table.deadline(), first + Duration::hours(2));
+    // Changed orders: two hours from now (njudge: "after the last required
+    // orders have been received").
+    no_errors(from(&mut table, "France", "A Par - Bur"));
+    let changed = table.now;
+    assert_eq!(table.deadline(), changed + Duration::hours(2));
+    // A delay that would end after the phase's own deadline ends at it.
+    no_errors(table.master_mail("SET MOVE DELAY 10000\n"));
+    no_errors(from(&mut table, "France", "A Par - Pic"));
+    assert_eq!(table.deadline(), scheduled);
+}
+
 // ----- notices -------------------------------------------------------------------------
 
 #[test]

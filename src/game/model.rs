@@ -179,6 +179,10 @@ pub struct PhaseClock {
     /// When the phase began (its clock was set): njudge's `MIN` counts from it.
     #[serde(default)]
     pub started: Option<DateTime<Utc>>,
+    /// The deadline the phase had before `MIN`/`DELAY` brought it forward
+    /// (changed orders restart `DELAY`, never past it).
+    #[serde(default)]
+    pub held_from: Option<DateTime<Utc>>,
 }
 
 /// The whole state of one game.

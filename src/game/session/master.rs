@@ -40,6 +40,7 @@ impl Session<'_, '_, '_> {
         g.state.clock.grace = Some(crate::schedule::grace_end(&sched, t));
         g.state.clock.late_notice_sent = false;
         g.state.clock.explicit = true;
+        g.state.clock.held_from = None;
         let tz = self.work.zone_of(&self.sender);
         self.ok(
             text,

@@ -312,6 +312,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for key in std::mem::take(&mut self.votes_changed) {
             advance::check_votes(self.work, &key)?;
         }
+        // njudge's DELAY counts "after the last required orders have been
+        // received": orders changed by this mail restart it.
+        let changed: Vec<String> = self.given.iter().map(|(k, ..)| k.clone()).collect();
         self.report_given()?;
         if let Some(ctx) = self.context.clone()
             && matches!(ctx.who, Who::Power(_))
@@ -325,7 +328,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 .state
                 .phase_name()
                 .map(str::to_string);
-            let processed = advance::process_if_ready(self.work, &ctx.key)?;
+            let changed = changed.contains(&ctx.key);
+            let processed = advance::process_if_ready(self.work, &ctx.key, changed)?;
             self.processed += processed;
             if let (true, Some((_, orders)), Some(phase)) = (processed > 0, before, phase) {
                 self.completed = Some(Completed { phase, orders });
