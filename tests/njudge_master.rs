@@ -449,6 +449,42 @@ fn pause_and_resume_are_announced_to_the_players() {
 }
 
 #[test]
+fn a_paused_game_reminds_its_players_every_three_days_and_processes_nothing() {
+    let mut table = table();
+    no_errors(table.master_mail("PAUSE\n"));
+    let french = table.players["France"].clone();
+    let master = table.master.clone();
+    // Past the deadline, before three days: nothing.
+    table.advance(Duration::days(2));
+    let now = table.now;
+    assert_eq!(table.engine.process_due(now).expect("clock"), 0);
+    assert!(table.mails_to(&french, "Pause reminder").is_empty());
+    table.advance(Duration::days(1));
+    let now = table.now;
+    assert_eq!(table.engine.process_due(now).expect("clock"), 0);
+    let reminders = table.mails_to(&french, "Pause reminder");
+    assert_eq!(reminders.len(), 1);
+    assert_says(&reminders[0].body, &["habits is paused", "RESUME"]);
+    assert_eq!(table.mails_to(&master, "Pause reminder").len(), 1);
+    assert_eq!(table.phase().to_string(), "S1901M");
+    // Once per three days.
+    table.advance(Duration::days(1));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 1);
+    table.advance(Duration::days(2));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 2);
+    // Resumed: no more reminders.
+    no_errors(table.master_mail("RESUME\n"));
+    table.advance(Duration::days(3));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 2);
+}
+
+#[test]
 fn the_masters_sign_on_and_list_show_who_has_ordered() {
     let mut table = table();
     no_errors(from(&mut table, "France", "F Bre H\nA Par H\nA Mar H"));

@@ -462,6 +462,9 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     if g.state.status == Status::Forming {
         return super::variants::forming_due(work, key);
     }
+    if g.state.status == Status::Paused {
+        return super::pause::remind(work, key);
+    }
     if g.state.status != Status::Active {
         return Ok(0);
     }

@@ -183,6 +183,9 @@ pub struct PhaseClock {
     /// (changed orders restart `DELAY`, never past it).
     #[serde(default)]
     pub held_from: Option<DateTime<Utc>>,
+    /// A paused game's next reminder (`game::pause`).
+    #[serde(default)]
+    pub pause_reminder: Option<DateTime<Utc>>,
 }
 
 /// The whole state of one game.

@@ -116,9 +116,11 @@ impl Session<'_, '_, '_> {
                         format!("only an active game can be paused ({name} is {status:?})"),
                     );
                 } else {
+                    let now = self.now();
                     let g = self.work.game_mut(&key);
                     g.state.status = Status::Paused;
                     g.state.paused_from = Some(Status::Active);
+                    crate::game::pause::paused_at(&mut g.state, now);
                     self.ok(text, format!("{name} is paused."));
                     self.tell_pause(&key, true)?;
                 }
