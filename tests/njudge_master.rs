@@ -628,7 +628,15 @@ fn no_concessions_refuses_set_concede() {
     // Withdrawing one is still possible.
     no_errors(from(&mut table, "France", "SET NO CONCEDE"));
     no_errors(table.master_mail("SET CONCESSIONS\n"));
-    no_errors(from(&mut table, "France", "SET CONCEDE Germany"));
+    // njudge's short form.
+    no_errors(from(&mut table, "France", "SET CONC Germany"));
+    assert_eq!(
+        table
+            .state()
+            .player_of("France")
+            .and_then(|m| m.concede.clone()),
+        Some("Germany".into())
+    );
 }
 
 #[test]
@@ -644,8 +652,13 @@ fn max_absence_limits_the_absences_players_set() {
     no_errors(from(
         &mut table,
         "France",
-        "SET ABSENCE 2026-02-10 TO 2026-02-14",
+        "SET HOLIDAY 2026-02-10 TO 2026-02-14",
     ));
+    // njudge's SET HOLIDAY is SET ABSENCE.
+    assert_eq!(
+        table.state().player_of("France").map(|m| m.absences.len()),
+        Some(1)
+    );
     no_errors(table.master_mail("SET MAX ABSENCE 0\n"));
     one_error(
         from(
@@ -666,6 +679,8 @@ fn master_settings_always_so_are_answered_and_the_others_refused_with_the_reason
         ("SET AUTO PROCESS", "always so here"),
         ("SET NO SHOW", "always so here"),
         ("SET OBSERVER NO PRESS", "always so here"),
+        ("SET NORMAL DISBAND", "always so here"),
+        ("SET BROADCAST PRESS", "always so here"),
     ] {
         let a = no_errors(table.master_mail(&format!("{line}\n")));
         assert_says(&a.reply_body, &[line, says]);
@@ -687,6 +702,8 @@ fn master_settings_always_so_are_answered_and_the_others_refused_with_the_reason
         ("SET APPROVAL", "never held for approval"),
         ("SET NOT VARIANT gunboat", "SET MASTERS"),
         ("SET START Mon 10:00", "SET MOVE MIN"),
+        ("SET AUTO DISBAND", "may retreat"),
+        ("SET NO BROADCAST", "receive every broadcast"),
     ] {
         one_error(table.master_mail(&format!("{line}\n")), says);
     }

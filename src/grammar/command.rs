@@ -1623,7 +1623,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "nowait" => Command::SetWait(false),
         "draw" => Command::SetDraw(powers(ctx, cur)?),
         "nodraw" => Command::SetNoDraw,
-        "concede" => Command::SetConcede(power_arg(ctx, cur)?),
+        "concede" | "conc" => Command::SetConcede(power_arg(ctx, cur)?),
         "noconcede" => Command::SetNoConcede,
         "nonmr" => Command::SetNmr(false),
         "nopartial" => {
@@ -1633,7 +1633,8 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "dias" => Command::SetDias(true),
         "nodias" => Command::SetDias(false),
         "no" => set_no(cur)?,
-        "absence" => {
+        // njudge: `SET HOLIDAY[S]`, `SET VACATION[S]` are `SET ABSENCE`.
+        "absence" | "holiday" | "holidays" | "vacation" | "vacations" => {
             let from = date(cur)?;
             let to = if cur.eat_word(&["to", "until"]) {
                 Some(date(cur)?)
@@ -1707,7 +1708,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
 fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
     let c = match cur.word() {
         Some("draw") => Command::SetNoDraw,
-        Some("concede") => Command::SetNoConcede,
+        Some("concede" | "conc") => Command::SetNoConcede,
         Some("nmr") => Command::SetNmr(false),
         Some("partial") => Command::SetPartial(false),
         Some("dias") => Command::SetDias(false),

@@ -174,9 +174,9 @@ fn house_word(
             "observers here may write only to the master, as njudge allows under OBSERVER NO",
         ),
         ("observer" | "observers", true) => (false, OBSERVERS),
-        ("manual", _) if next == Some("process") => (!on, PROCESS),
+        ("manual", _) if matches!(next, Some("process" | "proc")) => (!on, PROCESS),
         ("manualprocess", _) => (!on, PROCESS),
-        ("auto" | "automatic", _) if next == Some("process") => (on, PROCESS),
+        ("auto" | "automatic", _) if matches!(next, Some("process" | "proc")) => (on, PROCESS),
         ("autoprocess", _) => (on, PROCESS),
         ("show", _) => (
             !on,
@@ -245,6 +245,23 @@ fn house_word(
         ("auto" | "automatic", _) if next == Some("create") => (
             !on,
             "a game is created here only by CREATE; njudge never built its AUTO CREATE",
+        ),
+        ("auto" | "automatic", _) if next == Some("disband") => (
+            !on,
+            "a dislodged unit here may retreat, as the rulebook says",
+        ),
+        ("normal", true) if next == Some("disband") => (
+            true,
+            "builds and disbands here follow the rulebook: a power disbands only when it has \
+             more units than centres",
+        ),
+        ("broadcast", _) => (
+            on,
+            "the masters and observers of a game receive every broadcast here",
+        ),
+        ("normal", _) if next == Some("broadcast") => (
+            on,
+            "the masters and observers of a game receive every broadcast here",
         ),
         ("autocreate", _) => (
             !on,
@@ -361,7 +378,7 @@ fn cannot_apply(
         | "adjacency" | "fort" | "fortress" | "garrison" | "garrisons" | "mach2" | "summer"
         | "disband" | "coastal" => MACHIAVELLI,
         "railways" | "gateways" | "hong" | "hongkong" | "duality" | "bcenters" | "bcentres"
-        | "portage" | "transform" | "trafo" | "blank" | "empty" | "allied" => MAP,
+        | "portage" | "transform" | "trafo" | "attack" | "blank" | "empty" | "allied" => MAP,
         "any" | "home" | "one" => {
             "builds and disbands here follow the rulebook (builds in unoccupied home centres \
              still owned); the build options of njudge's variants are not played"
