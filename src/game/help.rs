@@ -82,26 +82,6 @@ pub fn names() -> Vec<&'static str> {
     TOPICS.iter().map(|(t, _)| *t).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn topics_by_name_alias_and_prefix() {
-        assert!(topic("ORDERS").unwrap().contains("A Par - Bur"));
-        assert!(topic("if").unwrap().contains("ENDIF"));
-        assert!(topic("dia").unwrap().contains("DIARY"));
-        // "d" could be deadlines or diary.
-        assert_eq!(topic("d"), None);
-        assert_eq!(topic("regulations"), None);
-        // Every topic in the index exists, and the index names every topic.
-        let index = topic("index").unwrap();
-        for name in names().into_iter().filter(|n| *n != "index") {
-            assert!(index.contains(name), "{name} missing from the index");
-        }
-    }
-}
-
 /// njudge's `GET map`: the board's provinces, each with its abbreviation,
 /// kind, supply centre and the spellings read, then where armies and fleets
 /// may move from it.
@@ -195,4 +175,24 @@ pub fn map_text(map: &crate::map::Map) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_by_name_alias_and_prefix() {
+        assert!(topic("ORDERS").unwrap().contains("A Par - Bur"));
+        assert!(topic("if").unwrap().contains("ENDIF"));
+        assert!(topic("dia").unwrap().contains("DIARY"));
+        // "d" could be deadlines or diary.
+        assert_eq!(topic("d"), None);
+        assert_eq!(topic("regulations"), None);
+        // Every topic in the index exists, and the index names every topic.
+        let index = topic("index").unwrap();
+        for name in names().into_iter().filter(|n| *n != "index") {
+            assert!(index.contains(name), "{name} missing from the index");
+        }
+    }
 }
