@@ -568,6 +568,35 @@ fn set_preference_star_draws_a_power_by_lot_first_in_prfboth_games() {
 }
 
 #[test]
+fn set_pref_alone_clears_the_list_and_prfrand_games_take_no_list() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    forming(&mut table, "lists", "");
+    let p = "pref@players.test";
+    no_errors(table.mail(p, "SIGNON ?lists pw-pref\nSET PREF EFG\n"));
+    table.game = "lists".into();
+    let prefs = |table: &mut Table| {
+        let s = table.state();
+        s.members
+            .iter()
+            .find(|m| m.address == p)
+            .unwrap()
+            .preferences
+            .clone()
+    };
+    assert_eq!(prefs(&mut table).len(), 3);
+    let a = no_errors(table.mail(p, "SIGNON ?lists pw-pref\nSET PREFERENCE\n"));
+    assert_says(&a.reply_body, &["Preference list cleared"]);
+    assert!(prefs(&mut table).is_empty());
+    forming(&mut table, "lots", "standard prfrand");
+    one_error(
+        table.mail(p, "SIGNON ?lots pw-pref\nSET PREFERENCE EFG\n"),
+        "assigns every power by lot (PRFRAND)",
+    );
+    let a = no_errors(table.mail(p, "SIGNON ?lots pw-pref\nSET PREFERENCE *\n"));
+    assert_says(&a.reply_body, &["every power by lot"]);
+}
+
+#[test]
 fn get_map_lists_the_board_and_get_rules_the_house_rules() {
     let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
     let a = no_errors(table.mail("anyone@players.test", "GET map\n"));

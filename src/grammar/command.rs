@@ -1598,7 +1598,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     Ok(match w {
         "password" => Command::SetPassword(raw(cur, "a password")?),
         "address" => Command::SetAddress(opt_raw(cur)),
-        "preference" | "preferences"
+        "preference" | "preferences" | "pref"
             if cur
                 .peek()
                 .is_some_and(|t| t.kind == Kind::Other && t.ch == '*') =>
@@ -1606,7 +1606,9 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             cur.bump();
             Command::SetPreferenceAny
         }
-        "preference" | "preferences" => Command::SetPreference(preference(ctx, cur)?),
+        // njudge: `SET PREFERENCE` alone clears the list.
+        "preference" | "preferences" | "pref" if cur.at_end() => Command::SetPreference(Vec::new()),
+        "preference" | "preferences" | "pref" => Command::SetPreference(preference(ctx, cur)?),
         "timezone" => {
             let col = cur.column();
             let z = raw(cur, "a time zone (Europe/Paris)")?;
@@ -2047,6 +2049,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         SetPassword(_) => "SET PASSWORD ****".into(),
         SetAddress(a) => opt_s("SET ADDRESS", a),
+        SetPreference(groups) if groups.is_empty() => "SET PREFERENCE".into(),
         SetPreference(groups) => {
             let parts: Vec<String> = groups
                 .iter()

@@ -445,6 +445,19 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
+        // njudge's PRFRAND: "this is the only possible preference list".
+        if g.state.settings.house.assign == AssignBy::Random && !groups.is_empty() {
+            let name = g.state.name.clone();
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} assigns every power by lot (PRFRAND): a preference list is not \
+                     read there; SET PREFERENCE * says you take any power"
+                ),
+            );
+            return Ok(());
+        }
         let map = map_for(&g.state.settings.variant)?;
         let mut clean = Vec::new();
         for group in groups {
@@ -480,7 +493,14 @@ impl Session<'_, '_, '_> {
             m.preferences = clean;
             m.any_power = false;
         }
-        self.ok(text, format!("Preferences recorded: {shown}"));
+        if shown.is_empty() {
+            self.ok(
+                text,
+                "Preference list cleared: you take what is left once the lists are read.",
+            );
+        } else {
+            self.ok(text, format!("Preferences recorded: {shown}"));
+        }
         Ok(())
     }
 
