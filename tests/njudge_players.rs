@@ -610,6 +610,16 @@ fn get_map_lists_the_board_and_get_rules_the_house_rules() {
             "swi  Switzerland (impassable)",
         ],
     );
+    // njudge's per-variant files.
+    let a = no_errors(table.mail("anyone@players.test", "GET map.masters\nGET info.masters\n"));
+    assert_says(
+        &a.reply_body,
+        &["supply centre of Rumania", "Masters Rules"],
+    );
+    one_error(
+        table.mail("anyone@players.test", "GET map.klingon\n"),
+        "there is no variant \"klingon\"",
+    );
     let a = no_errors(table.mail("anyone@players.test", "GET rules\n"));
     assert_says(
         &a.reply_body,

@@ -37,6 +37,9 @@ const ALIASES: &[(&str, &str)] = &[
     ("syntax", "orders"),
     ("house.rules", "rules"),
     ("houserules", "rules"),
+    ("how2gm", "master"),
+    ("concessions", "commands"),
+    ("convoys", "orders"),
     ("absence", "deadlines"),
     ("draws", "commands"),
     ("history", "commands"),
@@ -59,6 +62,11 @@ const ALIASES: &[(&str, &str)] = &[
 /// The text of a topic (any case; aliases and unambiguous prefixes accepted).
 pub fn topic(name: &str) -> Option<&'static str> {
     let want = name.trim().to_ascii_lowercase();
+    // njudge's variant files: `info.<variant>` is that variant's topic.
+    let want = match want.strip_prefix("info.") {
+        Some(variant) if !variant.is_empty() => variant.to_string(),
+        _ => want,
+    };
     let want = ALIASES
         .iter()
         .find(|(a, _)| *a == want)

@@ -793,11 +793,26 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 self.answer(line, text, request, g.clone())
             }
             // njudge's `GET map`: the board of the game signed on to, or
-            // the standard board.
-            Get(topic) if matches!(topic.trim().to_ascii_lowercase().as_str(), "map" | "maps") => {
-                let map = match &self.context {
-                    Some(c) => map_for(&self.work.game(&c.key).state.settings.variant)?,
-                    None => crate::map::Map::standard(),
+            // the standard board; `GET map.<variant>`: that variant's.
+            Get(topic) if is_map_topic(topic) => {
+                let topic = topic.trim().to_ascii_lowercase();
+                let map = match (topic.split_once('.'), &self.context) {
+                    (Some((_, variant)), _) => match map_for(variant) {
+                        Ok(m) => m,
+                        Err(_) => {
+                            self.fail(
+                                line,
+                                text,
+                                format!(
+                                    "there is no variant {variant:?} on this judge (its \
+                                     variants: standard, masters, twilight, gtd, agora)"
+                                ),
+                            );
+                            return Ok(());
+                        }
+                    },
+                    (None, Some(c)) => map_for(&self.work.game(&c.key).state.settings.variant)?,
+                    (None, None) => crate::map::Map::standard(),
                 };
                 self.ok(text, super::help::map_text(map).trim_end());
                 Ok(())
@@ -1076,4 +1091,10 @@ pub fn power_by_initial(map: &Map, text: &str) -> Option<Power> {
         }
     }
     None
+}
+
+/// njudge's `GET map` and `GET map.<variant>`.
+fn is_map_topic(topic: &str) -> bool {
+    let t = topic.trim().to_ascii_lowercase();
+    t == "map" || t == "maps" || t.starts_with("map.")
 }
