@@ -532,8 +532,27 @@ fn prfrand_named_at_create_assigns_powers_by_lot_alone() {
             password(&addr),
             &power[..1]
         );
+        // njudge: under PRFRAND `*` "is the only possible preference list".
+        one_error(table.mail(&addr, &body), "PRFRAND");
+    }
+    let s = table.state();
+    assert_eq!(s.status, Status::Active);
+    assert!(s.members.iter().all(|m| m.preferences.is_empty()));
+}
+
+#[test]
+fn prfrand_set_before_the_start_does_not_read_the_lists_given() {
+    let mut table = Table::created_by_mail("bylot", "standard manualstart");
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "SIGNON ?bylot {}\nSET PREFERENCE {}\n",
+            password(&addr),
+            &power[..1]
+        );
         no_errors(table.mail(&addr, &body));
     }
+    no_errors(table.master_mail("SET PRFRAND\nFORCE BEGIN\n"));
     let s = table.state();
     assert_eq!(s.status, Status::Active);
     // By list every player would have their own first choice; by lot (a
