@@ -594,6 +594,8 @@ fn list_full_shows_every_listed_game_and_its_master_also_who_has_ordered() {
             "Games on this judge, in full:",
             "Game habits: standard",
             "Deadline",
+            "Schedule (UTC):",
+            "MOVE    CLOCK 23:30 NEXT 72 GRACE 24 DAYS SMTWTFS",
             "Settings: List, Moderated",
             "Members:",
             "france@players.test",

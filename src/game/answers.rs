@@ -74,6 +74,7 @@ pub fn list_entry(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> S
     );
     out.push_str(&deadline_line(state, tz, now));
     out.push('\n');
+    out.push_str(&schedule_lines(&state.settings.schedule));
     out.push_str(&state.settings.house.describe());
     if let Some(c) = &state.lot_commitment {
         let _ = writeln!(out, "Lot commitment: {c}");
@@ -227,6 +228,48 @@ pub fn turn_numbers(records: &[crate::store::PhaseRecord]) -> Vec<u32> {
             chain.push(p);
         }
         out.push(u32::try_from(chain.len()).unwrap_or(u32::MAX));
+    }
+    out
+}
+
+/// The clock of each kind of phase, in the words a Master sets it with
+/// (`SET MOVE CLOCK 23:30 NEXT 72 GRACE 24 ...`).
+fn schedule_lines(s: &crate::schedule::Schedule) -> String {
+    use crate::phase::PhaseKind;
+    let hours = |m: u32| {
+        if m % 60 == 0 {
+            format!("{}", m / 60)
+        } else {
+            format!("{:.2}", f64::from(m) / 60.0)
+                .trim_end_matches('0')
+                .to_string()
+        }
+    };
+    let mut out = format!("Schedule ({}):\n", s.timezone);
+    for (kind, word) in [
+        (PhaseKind::Movement, "MOVE"),
+        (PhaseKind::Retreat, "RETREAT"),
+        (PhaseKind::Adjustment, "ADJUST"),
+    ] {
+        let p = s.for_kind(kind);
+        let clock = match p.deadline_time {
+            Some(t) => t.format("%H:%M").to_string(),
+            None => "-1".to_string(),
+        };
+        let _ = write!(
+            out,
+            "  {word:<7} CLOCK {clock} NEXT {} GRACE {} DAYS {}",
+            p.next_hours,
+            p.grace_hours,
+            p.weekdays.to_judge()
+        );
+        if p.min_minutes > 0 {
+            let _ = write!(out, " MIN {}", hours(p.min_minutes));
+        }
+        if p.delay_minutes > 0 {
+            let _ = write!(out, " DELAY {}", hours(p.delay_minutes));
+        }
+        out.push('\n');
     }
     out
 }
