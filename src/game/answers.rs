@@ -237,7 +237,7 @@ pub fn turn_numbers(records: &[crate::store::PhaseRecord]) -> Vec<u32> {
 fn schedule_lines(s: &crate::schedule::Schedule) -> String {
     use crate::phase::PhaseKind;
     let hours = |m: u32| {
-        if m % 60 == 0 {
+        if m.is_multiple_of(60) {
             format!("{}", m / 60)
         } else {
             format!("{:.2}", f64::from(m) / 60.0)
