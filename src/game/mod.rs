@@ -17,6 +17,7 @@ pub mod help;
 pub mod house;
 pub mod model;
 pub mod orders_check;
+pub mod pause;
 pub mod pictures;
 pub mod process;
 pub mod request;

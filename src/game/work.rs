@@ -304,6 +304,9 @@ pub fn next_action(state: &GameState) -> Option<DateTime<Utc>> {
     if state.status == Status::Forming {
         return super::variants::forming_wakeup(state);
     }
+    if state.status == Status::Paused {
+        return super::pause::next_reminder(state);
+    }
     if state.status != Status::Active {
         return None;
     }
