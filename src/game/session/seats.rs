@@ -427,24 +427,10 @@ impl Session<'_, '_, '_> {
         text: &str,
         groups: &[Vec<String>],
     ) -> Result<(), EngineError> {
-        let sender = self.sender.clone();
-        let Some(ctx) = self.require_context(line, text, false) else {
+        let Some(key) = self.preference_game(line, text) else {
             return Ok(());
         };
-        let g = self.work.game(&ctx.key);
-        if g.state.status != Status::Forming
-            || !g
-                .state
-                .players()
-                .any(|m| m.address.eq_ignore_ascii_case(&sender))
-        {
-            self.fail(
-                line,
-                text,
-                "SET PREFERENCE is only possible in a forming game you have joined",
-            );
-            return Ok(());
-        }
+        let g = self.work.game(&key);
         // njudge's PRFRAND: "this is the only possible preference list".
         if g.state.settings.house.assign == AssignBy::Random && !groups.is_empty() {
             let name = g.state.name.clone();
@@ -483,16 +469,7 @@ impl Session<'_, '_, '_> {
             .map(|g| g.join("="))
             .collect::<Vec<_>>()
             .join(", ");
-        let g = self.work.game_mut(&ctx.key);
-        if let Some(m) = g
-            .state
-            .members
-            .iter_mut()
-            .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender))
-        {
-            m.preferences = clean;
-            m.any_power = false;
-        }
+        self.record_preference(&key, clean, false);
         if shown.is_empty() {
             self.ok(
                 text,
@@ -511,25 +488,11 @@ impl Session<'_, '_, '_> {
         line: usize,
         text: &str,
     ) -> Result<(), EngineError> {
-        let sender = self.sender.clone();
-        let Some(ctx) = self.require_context(line, text, false) else {
+        let Some(key) = self.preference_game(line, text) else {
             return Ok(());
         };
-        let g = self.work.game(&ctx.key);
+        let g = self.work.game(&key);
         let name = g.state.name.clone();
-        if g.state.status != Status::Forming
-            || !g
-                .state
-                .players()
-                .any(|m| m.address.eq_ignore_ascii_case(&sender))
-        {
-            self.fail(
-                line,
-                text,
-                "SET PREFERENCE is only possible in a forming game you have joined",
-            );
-            return Ok(());
-        }
         let answer = match g.state.settings.house.assign {
             AssignBy::List => {
                 self.fail(
@@ -551,18 +514,43 @@ impl Session<'_, '_, '_> {
                  are read."
             ),
         };
-        let g = self.work.game_mut(&ctx.key);
+        self.record_preference(&key, Vec::new(), true);
+        self.ok(text, answer);
+        Ok(())
+    }
+
+    /// The game whose preferences the sender may set: a forming game they
+    /// have joined as a player; otherwise the line is refused and `None`.
+    fn preference_game(&mut self, line: usize, text: &str) -> Option<String> {
+        let ctx = self.require_context(line, text, false)?;
+        let g = self.work.game(&ctx.key);
+        let joined = g
+            .state
+            .players()
+            .any(|m| m.address.eq_ignore_ascii_case(&self.sender));
+        if g.state.status != Status::Forming || !joined {
+            self.fail(
+                line,
+                text,
+                "SET PREFERENCE is only possible in a forming game you have joined",
+            );
+            return None;
+        }
+        Some(ctx.key)
+    }
+
+    fn record_preference(&mut self, key: &str, lists: Vec<Vec<String>>, any_power: bool) {
+        let sender = self.sender.clone();
+        let g = self.work.game_mut(key);
         if let Some(m) = g
             .state
             .members
             .iter_mut()
             .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender))
         {
-            m.preferences.clear();
-            m.any_power = true;
+            m.preferences = lists;
+            m.any_power = any_power;
         }
-        self.ok(text, answer);
-        Ok(())
     }
 
     pub(super) fn set_timezone(
