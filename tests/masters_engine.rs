@@ -725,7 +725,12 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
     let mut table = create("standard masters=MR1,MR2");
     let late = |table: &mut Table| {
         let state = table.state();
-        legate::game::advance::late_powers(map_of(&state), &state).expect("late powers")
+        legate::game::advance::late_powers(
+            legate::game::variants::of(&state),
+            map_of(&state),
+            &state,
+        )
+        .expect("late powers")
     };
     assert!(late(&mut table).contains(&"France".to_string()));
     orders_ok(

@@ -9,8 +9,9 @@ use super::assign::{Applicant, assign_powers};
 use super::docs::power_name;
 use super::model::{GameState, Outcome, Role, Status};
 use super::orders_check::{missing_orders, owes_orders};
-use super::process::{self, map_for, orders_of, position_of, survivors};
+use super::process::{self, orders_of, position_of, survivors};
 use super::results;
+use super::variants::Variant;
 use super::work::Work;
 use crate::judge::Position;
 use crate::lots::LotSecret;
@@ -59,13 +60,17 @@ fn played_powers(map: &Map, state: &GameState) -> Vec<(Power, String)> {
 }
 
 /// Powers with a player that still owe orders.
-pub fn late_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
+pub fn late_powers(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<Vec<String>, EngineError> {
     let position = position_of(map, state)?;
     let mut late = Vec::new();
     for (p, name) in played_powers(map, state) {
         if owes_orders(map, &position, p)
             && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
-            && !super::variants::orders_given_otherwise(state, &name)
+            && !variant.orders_given_otherwise(state, &name)
         {
             late.push(name);
         }
@@ -75,7 +80,7 @@ pub fn late_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineEr
 
 /// Every power that owes orders has complete orders, at least one power owes
 /// orders, and nobody asked to wait.
-pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
+pub fn ready(variant: &dyn Variant, map: &Map, state: &GameState) -> Result<bool, EngineError> {
     if state.status != Status::Active
         || state
             .members
@@ -85,14 +90,14 @@ pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
         return Ok(false);
     }
     let position = position_of(map, state)?;
-    if let Some(r) = super::variants::ready(state, position.phase.kind) {
+    if let Some(r) = variant.ready(state, position.phase.kind) {
         return Ok(r);
     }
     let owing = played_powers(map, state)
         .into_iter()
         .filter(|(p, _)| owes_orders(map, &position, *p))
         .count();
-    Ok(owing > 0 && late_powers(map, state)?.is_empty())
+    Ok(owing > 0 && late_powers(variant, map, state)?.is_empty())
 }
 
 /// Absences of the players who owe orders in this position.
@@ -147,13 +152,17 @@ pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), E
 /// Starts a forming game: powers by preference and lot, the opening board,
 /// the first deadline, and an announcement to everyone.
 pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    if super::variants::start(work, key)? {
+    let g = work.game_mut(key);
+    g.variant.before_start(&mut g.state);
+    g.resolve_variant();
+    let variant = g.variant;
+    if variant.start(work, key)? {
         return Ok(());
     }
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let secret = g.lot_secret()?;
     // njudge's PRFRAND: powers by lot alone, preference lists not read.
     let by_lot = g.state.settings.house.assign == super::house::AssignBy::Random;
@@ -169,7 +178,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
             },
         })
         .collect();
-    let powers = super::variants::playable_powers(&g.state, map);
+    let powers = variant.playable_powers(&g.state, map);
     let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
     for (address, power) in &assigned {
         if let Some(m) = g
@@ -192,8 +201,8 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     }
     g.state.draws.extend(draws);
     g.state.status = Status::Active;
-    super::variants::started(&mut g.state);
-    process::enter_phase(map, &mut g.state, &Position::initial(map));
+    variant.started(&mut g.state);
+    process::enter_phase(variant, map, &mut g.state, &Position::initial(map));
     schedule(map, &mut g.state, now)?;
     let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
     for (address, power) in &assigned {
@@ -207,7 +216,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
     }
     let (id, state) = (g.row.id, g.state.clone());
-    let opening = opening_position(&state);
+    let opening = opening_position(variant, &state);
     let subject = subject(&judge, &state, "Game starting");
     for to in state.audience() {
         // njudge: each player is told which power is theirs.
@@ -229,11 +238,11 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
 }
 
 /// The opening position, as the start notice shows it: units and centers.
-fn opening_position(state: &GameState) -> String {
+fn opening_position(variant: &dyn Variant, state: &GameState) -> String {
     let Some(doc) = &state.position else {
         return String::new();
     };
-    let doc = doc.relabelled(&super::variants::display_names(state));
+    let doc = doc.relabelled(&variant.display_names(state));
     format!(
         "\nThe opening position:\n{}\n{}",
         results::units(&doc),
@@ -270,8 +279,7 @@ pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineEr
         process_one(work, key)?;
         count += 1;
         let g = work.game(key);
-        let map = map_for(&g.state.settings.variant)?;
-        if count >= 16 || !ready(map, &g.state)? {
+        if count >= 16 || !ready(g.variant, g.map(), &g.state)? {
             return Ok(count);
         }
     }
@@ -280,8 +288,8 @@ pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineEr
 /// Processes when every order is in (early processing). Returns phases processed.
 pub fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
-    if !ready(map, &g.state)? {
+    let map = g.map();
+    if !ready(g.variant, map, &g.state)? {
         return Ok(0);
     }
     // njudge's MIN and DELAY: the deadline comes forward to the first moment
@@ -317,14 +325,15 @@ fn held_until(
 }
 
 fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    if super::variants::process_one(work, key)? {
+    let variant = work.game(key).variant;
+    if variant.process_one(work, key)? {
         return Ok(());
     }
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
-    let played = process::process(map, &mut g.state)?;
+    let map = g.map();
+    let played = process::process(variant, map, &mut g.state)?;
     let done = &played.processed;
     let id = g.row.id;
     let record = NewPhase {
@@ -344,11 +353,12 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         // The variant's reckoning of the turn comes before the report, so the
         // report shows the game as the turn left it (Agora: who ceased to be a
         // contestant, whether a draw may now be declared).
-        super::variants::after_phase(work, key, &played.adjudication.after)?;
+        variant.after_phase(work, key, &played.adjudication.after)?;
     }
     let state = work.game(key).state.clone();
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
     let report = results::report_of(
+        variant,
         map,
         &state,
         &judge,
@@ -363,7 +373,7 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     for to in state.audience() {
         let who = results::recipient(map, &state, &to, work.zone_of(&to));
         let mut body = results::text_for(map, &report, &who);
-        body.push_str(&super::variants::reader_lines(&state, &to));
+        body.push_str(&variant.reader_lines(&state, &to));
         work.send(&to, subj.clone(), body, Some(id), false);
         work.attach(pictures.for_reader(&who));
     }
@@ -458,24 +468,25 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game(key);
+    let variant = g.variant;
     if g.state.status == Status::Forming {
-        return super::variants::forming_due(work, key);
+        return variant.forming_due(work, key);
     }
     if g.state.status != Status::Active {
         return Ok(0);
     }
-    if let Some(n) = super::variants::due(work, key)? {
+    if let Some(n) = variant.due(work, key)? {
         return Ok(n);
     }
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let (Some(deadline), grace) = (g.state.clock.deadline, g.state.clock.grace) else {
         return Ok(0);
     };
     if now < deadline {
         return Ok(0);
     }
-    let late = late_powers(map, &g.state)?;
+    let late = late_powers(variant, map, &g.state)?;
     let waiting = g
         .state
         .members
@@ -568,11 +579,15 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
 }
 
 /// Powers that need a player: abandoned ones, and surviving powers nobody plays.
-pub fn vacant_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
+pub fn vacant_powers(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<Vec<String>, EngineError> {
     let position = position_of(map, state)?;
     Ok(survivors(map, &position)
         .into_iter()
-        .filter(|p| super::variants::has_seat(state, *p))
+        .filter(|p| variant.has_seat(state, *p))
         .map(|p| power_name(map, p))
         .filter(|name| state.player_of(name).is_none_or(|m| m.abandoned))
         .collect())
@@ -595,7 +610,7 @@ pub fn replace_with_standby(
     let Some(i) = g.state.members.iter().position(|m| m.role == Role::Standby) else {
         return Ok(None);
     };
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let old = g
         .state
         .members
@@ -668,11 +683,11 @@ pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineErr
     if g.state.status != Status::Active && g.state.status != Status::Paused {
         return Ok(false);
     }
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let position = position_of(map, &g.state)?;
     let alive: Vec<String> = survivors(map, &position)
         .into_iter()
-        .filter(|p| super::variants::has_seat(&g.state, *p))
+        .filter(|p| g.variant.has_seat(&g.state, *p))
         .map(|p| power_name(map, p))
         .collect();
     if alive.is_empty() {

@@ -270,22 +270,26 @@ impl<'a> DrawAhead<'a> {
 /// The boards (SVG) the readers of `state` would get if its phase were
 /// processed at `now`, one per distinct view; empty if it would not be.
 fn boards_after(state: &GameState, judge: &str, now: DateTime<Utc>) -> Vec<String> {
-    use super::{advance, process, results};
+    use super::{advance, process, results, variants};
     let Some(deadline) = state.clock.deadline else {
         return Vec::new();
     };
     if state.status != Status::Active || now < deadline {
         return Vec::new();
     }
-    let Ok(map) = process::map_for(&state.settings.variant) else {
+    if variants::named(&state.settings.variant).is_none() {
         return Vec::new();
-    };
+    }
+    // The state was read on its own, not loaded by the engine: its variant
+    // is resolved here, as `work::Work::load` does.
+    let variant = variants::of(state);
+    let map = variant.map(state);
     let graced = state.clock.grace.is_some_and(|g| now >= g);
-    if !graced && !advance::late_powers(map, state).is_ok_and(|l| l.is_empty()) {
+    if !graced && !advance::late_powers(variant, map, state).is_ok_and(|l| l.is_empty()) {
         return Vec::new();
     }
     let mut state = state.clone();
-    let Ok(played) = process::process(map, &mut state) else {
+    let Ok(played) = process::process(variant, map, &mut state) else {
         return Vec::new();
     };
     if state.status != Status::Finished && advance::schedule(map, &mut state, now).is_err() {
@@ -293,6 +297,7 @@ fn boards_after(state: &GameState, judge: &str, now: DateTime<Utc>) -> Vec<Strin
     }
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
     let report = results::report_of(
+        variant,
         map,
         &state,
         judge,

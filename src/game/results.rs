@@ -6,7 +6,8 @@ use std::fmt::Write;
 
 use super::docs::{PositionDoc, PowerOrderDoc};
 use super::model::GameState;
-use super::process::{map_for, rules_for};
+use super::process::rules_for;
+use super::variants::Variant;
 use crate::judge::{Adjudication, Countries, Position};
 use crate::map::Map;
 use crate::orders::PowerOrder;
@@ -47,6 +48,7 @@ fn info(state: &GameState, judge: &str, seq: u32) -> GameInfo {
 
 /// The report of a phase just adjudicated; `state` is the game after it.
 pub fn report_of(
+    variant: &dyn Variant,
     map: &Map,
     state: &GameState,
     judge: &str,
@@ -66,8 +68,8 @@ pub fn report_of(
             game_over: over,
         },
     );
-    report.sections = super::variants::report_sections(state);
-    super::variants::edit_report(state, &mut report);
+    report.sections = variant.report_sections(state);
+    variant.edit_report(state, &mut report);
     report
 }
 
@@ -78,12 +80,13 @@ pub fn text_for(map: &Map, phase: &PhaseReport, who: &Recipient) -> String {
 
 /// A stored phase, reported again (for `HISTORY`); `None` if unreadable.
 pub fn replay(
+    variant: &dyn Variant,
     state: &GameState,
     judge: &str,
     record: &PhaseRecord,
     seq: u32,
 ) -> Option<PhaseReport> {
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = variant.map(state);
     let before: PositionDoc = serde_json::from_str(&record.position_before).ok()?;
     let after: PositionDoc = serde_json::from_str(&record.position_after).ok()?;
     let orders: Vec<PowerOrderDoc> = serde_json::from_str(&record.orders).ok()?;
@@ -93,9 +96,7 @@ pub fn replay(
         .iter()
         .filter_map(|o| o.to_power_order(map).ok())
         .collect();
-    if let Some(adjudication) =
-        super::variants::replay_adjudication(state, &before, &orders, &after)
-    {
+    if let Some(adjudication) = variant.replay_adjudication(state, &before, &orders, &after) {
         let mut report = PhaseReport::build_under(
             map,
             &rules_for(state),
@@ -107,9 +108,9 @@ pub fn replay(
                 game_over: false,
             },
         );
-        super::variants::edit_report(state, &mut report);
-        super::variants::edit_history_report(state, &record.phase, &mut report);
-        report.sections = super::variants::history_sections(state, &record.phase);
+        variant.edit_report(state, &mut report);
+        variant.edit_history_report(state, &record.phase, &mut report);
+        report.sections = variant.history_sections(state, &record.phase);
         return Some(report);
     }
     let mut report = PhaseReport::replay(
@@ -125,8 +126,8 @@ pub fn replay(
             game_over: false,
         },
     );
-    report.sections = super::variants::history_sections(state, &record.phase);
-    super::variants::edit_history_report(state, &record.phase, &mut report);
+    report.sections = variant.history_sections(state, &record.phase);
+    variant.edit_history_report(state, &record.phase, &mut report);
     Some(report)
 }
 

@@ -7,7 +7,10 @@ use chrono::{DateTime, Utc};
 
 use super::EngineError;
 use super::model::{GameState, Role, Status};
+use super::process::ProcessError;
+use super::variants::{self, Variant};
 use crate::lots::LotSecret;
+use crate::map::Map;
 use crate::schedule;
 use crate::store::{
     Game, GameId, GameStatus, InboundId, NewAttachment, NewEvent, NewMembership, NewOutbox,
@@ -30,6 +33,9 @@ pub struct Outgoing {
 pub struct Loaded {
     pub row: Game,
     pub state: GameState,
+    /// The game's variant, resolved from its state when loaded (`variants::of`)
+    /// and again when a master's command changes it (`resolve_variant`).
+    pub variant: &'static dyn Variant,
     pub secret: Option<LotSecret>,
     pub dirty: bool,
     /// The members as the memberships table held them when loaded (`None`
@@ -39,6 +45,17 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The board the game is played on.
+    pub fn map(&self) -> &'static Map {
+        self.variant.map(&self.state)
+    }
+
+    /// The variant again, after `SET VARIANT`, `SET MASTERS` or the start
+    /// changed what the game plays.
+    pub fn resolve_variant(&mut self) {
+        self.variant = variants::of(&self.state);
+    }
+
     /// The game's lot secret. A game without one is an error: no draw is ever
     /// made with a stand-in anyone could predict.
     pub fn lot_secret(&self) -> Result<LotSecret, EngineError> {
@@ -142,12 +159,16 @@ impl<'t, 'c> Work<'t, 'c> {
         let state: GameState =
             serde_json::from_str(&row.state).map_err(|e| EngineError::State(e.to_string()))?;
         let secret = row.lot_secret.as_deref().and_then(LotSecret::from_hex);
+        if variants::named(&state.settings.variant).is_none() {
+            return Err(ProcessError::UnknownVariant(state.settings.variant).into());
+        }
         let key = row.name.to_lowercase();
         let synced = Some(seats(&state));
         self.games.insert(
             key.clone(),
             Loaded {
                 row,
+                variant: variants::of(&state),
                 state,
                 secret,
                 dirty: false,
@@ -164,6 +185,7 @@ impl<'t, 'c> Work<'t, 'c> {
             key.clone(),
             Loaded {
                 row,
+                variant: variants::of(&state),
                 state,
                 secret: Some(secret),
                 dirty: true,
@@ -182,6 +204,11 @@ impl<'t, 'c> Work<'t, 'c> {
         let g = self.games.get_mut(key).expect("loaded game");
         g.dirty = true;
         g
+    }
+
+    /// The variant of a loaded game.
+    pub fn variant(&self, key: &str) -> &'static dyn Variant {
+        self.games[key].variant
     }
 
     pub fn keys(&self) -> Vec<String> {
@@ -250,7 +277,7 @@ impl<'t, 'c> Work<'t, 'c> {
             let g = self.games.get_mut(&key).expect("loaded game");
             g.row.status = store_status(g.state.status);
             g.row.current_phase = g.state.position.as_ref().map(|p| p.phase.clone());
-            g.row.next_deadline = next_action(&g.state);
+            g.row.next_deadline = next_action(g.variant, &g.state);
             g.row.rules_preset = g.state.settings.rules.clone();
             g.row.settings = serde_json::to_string(&g.state.settings)
                 .map_err(|e| EngineError::State(e.to_string()))?;
@@ -300,9 +327,9 @@ impl<'t, 'c> Work<'t, 'c> {
 /// When the engine must next look at a game: the deadline until the late
 /// notice went out, then the end of grace; never while it waits for a
 /// replacement, is paused, forming or over.
-pub fn next_action(state: &GameState) -> Option<DateTime<Utc>> {
+pub fn next_action(variant: &dyn Variant, state: &GameState) -> Option<DateTime<Utc>> {
     if state.status == Status::Forming {
-        return super::variants::forming_wakeup(state);
+        return variant.forming_wakeup(state);
     }
     if state.status != Status::Active {
         return None;

@@ -3,7 +3,6 @@
 
 use super::Session;
 use crate::game::EngineError;
-use crate::game::process::map_for;
 use crate::game::request::{Line, Request};
 use crate::game::variants::agora::{AgoraCommand, effect};
 
@@ -20,8 +19,8 @@ impl Session<'_, '_, '_> {
         let Some(ctx) = self.context.clone() else {
             return Ok(false);
         };
-        let state = &self.work.game(&ctx.key).state;
-        let map = map_for(&state.settings.variant)?;
+        let g = self.work.game(&ctx.key);
+        let (state, map) = (&g.state, g.map());
         let phase = state.phase_name().and_then(|p| p.parse().ok());
         let tz = self.work.zone_of(&self.sender);
         let Some(inner) = effect::commands(map, what, phase, self.now(), tz) else {

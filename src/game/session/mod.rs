@@ -26,7 +26,7 @@ use super::describe;
 use super::docs::{OrderDoc, order_text};
 use super::model::{FutureOrders, GameState, Member, Role, Status};
 use super::orders_check::{check_orders, merge, missing_orders};
-use super::process::{self, map_for, orders_of, position_of};
+use super::process::{self, orders_of, position_of};
 use super::request::{Line, Request};
 use super::work::Work;
 use crate::lots::LotSecret;
@@ -343,13 +343,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Who::Power(p) => Some(p.as_str()),
             _ => None,
         };
-        let state: &GameState = &g.state;
-        let map = map_for(&state.settings.variant).ok()?;
+        let (state, variant, map): (&GameState, _, _) = (&g.state, g.variant, g.map());
         let tz = self.work.zone_of(&self.sender);
         let mut text = String::new();
         text.push_str(&deadline_line(state, tz, self.now()));
         text.push('\n');
-        if let Some(own) = super::variants::order_summary(state, &self.order_sender()) {
+        if let Some(own) = variant.order_summary(state, &self.order_sender()) {
             text.push_str(&own);
         }
         if let Some(power) = power
@@ -366,7 +365,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 text.push_str("  (none)\n");
             }
             for o in &orders {
-                let line = super::variants::order_line(state, power, o)
+                let line = variant
+                    .order_line(state, power, o)
                     .unwrap_or_else(|| order_text(map, o));
                 text.push_str(&format!("  {line}\n"));
             }
@@ -453,7 +453,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let position = position_of(map, &g.state)?;
         let p = map
             .power(&power)
@@ -570,7 +570,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             .flat_map(|f| f.orders.iter().filter_map(|o| o.to_order(map).ok()))
             .collect();
         let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
-        let merged = super::variants::merge_later(&g.state, phase.kind, &existing, &new);
+        let merged = g.variant.merge_later(&g.state, phase.kind, &existing, &new);
         g.state
             .future_orders
             .retain(|f| !(f.phase == name && f.power == power));
@@ -613,7 +613,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             let orders: Vec<(String, String)> =
                 mine.into_iter().map(|(_, _, ph, o)| (ph, o)).collect();
             let sender = self.sender.clone();
-            super::variants::orders_given(self.work, &key, &power, &sender, &orders)?;
+            self.work
+                .variant(&key)
+                .orders_given(self.work, &key, &power, &sender, &orders)?;
         }
         Ok(())
     }
@@ -831,9 +833,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     /// The game signed on to takes orders from its players through its
     /// variant (GTD: by commander, not by power).
     fn variant_takes_orders(&self) -> bool {
-        self.context
-            .as_ref()
-            .is_some_and(|c| super::variants::takes_own_orders(&self.work.game(&c.key).state))
+        self.context.as_ref().is_some_and(|c| {
+            self.work
+                .variant(&c.key)
+                .takes_own_orders(&self.work.game(&c.key).state)
+        })
     }
 
     fn flush_variant_orders(&mut self) -> Result<(), EngineError> {
@@ -842,7 +846,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         };
         for p in std::mem::take(&mut self.pending) {
             let sender = self.order_sender();
-            match super::variants::take_order(self.work, &ctx.key, &sender, &p.order)? {
+            match self
+                .work
+                .variant(&ctx.key)
+                .take_order(self.work, &ctx.key, &sender, &p.order)?
+            {
                 Ok(m) => self.ok_at(p.line, &p.text, m),
                 Err(m) => self.fail(p.line, &p.text, m),
             }
@@ -861,7 +869,10 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let orders: Vec<(String, Order)> =
             pending.iter().map(|p| (p.text.clone(), p.order)).collect();
         let sender = self.sender.clone();
-        let answers = super::variants::take_power_orders(self.work, key, &sender, power, &orders)?;
+        let answers = self
+            .work
+            .variant(key)
+            .take_power_orders(self.work, key, &sender, power, &orders)?;
         let mut rest = Vec::new();
         for (p, answer) in pending.into_iter().zip(answers) {
             match answer {
@@ -884,8 +895,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     ) -> Vec<PendingOrder> {
         let mut rest = Vec::new();
         for p in pending {
-            let state = &self.work.game(key).state;
-            match super::variants::route_refusal(state, position, kind, &p.order, p.route) {
+            let g = self.work.game(key);
+            match g
+                .variant
+                .route_refusal(&g.state, position, kind, &p.order, p.route)
+            {
                 Some(why) => self.fail(p.line, &p.text, why),
                 None => rest.push(p),
             }
@@ -903,8 +917,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     ) -> Vec<PendingOrder> {
         let mut rest = Vec::new();
         for p in pending {
-            let state = &self.work.game(key).state;
-            match super::variants::kept_order_refusal(state, power, &p.text) {
+            let g = self.work.game(key);
+            match g.variant.kept_order_refusal(&g.state, power, &p.text) {
                 Some(why) => self.fail(p.line, &p.text, why),
                 None => rest.push(p),
             }
@@ -927,7 +941,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Who::Power(p) => Some(p.clone()),
             _ => None,
         };
-        match super::variants::take_variant_order(
+        match self.work.variant(&ctx.key).take_variant_order(
             self.work,
             &ctx.key,
             &sender,

@@ -7,7 +7,6 @@ use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::docs::power_name;
 use crate::game::model::{PressKind, Role, Status};
-use crate::game::process::map_for;
 use crate::game::request::PressTarget;
 use crate::store::NewPress;
 
@@ -30,8 +29,8 @@ impl Session<'_, '_, '_> {
             Who::Master => None,
             Who::Observer if observer_to_master => None,
             Who::Observer | Who::Joined => {
-                let state = &self.work.game(&ctx.key).state;
-                match crate::game::variants::press_author(state, &self.sender) {
+                let g = self.work.game(&ctx.key);
+                match g.variant.press_author(&g.state, &self.sender) {
                     Some(author) => Some(author),
                     None => {
                         self.fail(line, text, "only the powers and the master may send press");
@@ -84,7 +83,7 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let mut named = Vec::new();
         if let PressTarget::Powers(list) | PressTarget::AllBut(list) = to {
             for p in list {
@@ -114,7 +113,7 @@ impl Session<'_, '_, '_> {
             let wanted = match m.role {
                 Role::Player => {
                     m.power.as_ref().is_some_and(|p| powers.contains(p))
-                        || crate::game::variants::press_reaches(&g.state, &m.address, &powers)
+                        || g.variant.press_reaches(&g.state, &m.address, &powers)
                 }
                 Role::Observer => matches!(to, PressTarget::All | PressTarget::Observers),
                 Role::Master => true,

@@ -32,13 +32,16 @@ use super::super::EngineError;
 use super::super::advance;
 use super::super::model::{GameState, Member, Role, Settings};
 use super::super::work::Work;
-use super::Answer;
+use super::{Answer, Standard, Variant};
+use crate::grammar::ConvoyRoute;
 use crate::judge::Position;
+use crate::judge::{Adjudication, Rules};
 use crate::map::Map;
+use crate::orders::{Order, PowerOrder};
 use crate::phase::PhaseKind;
 use crate::store::hash_password;
 use crate::variant::agora::schedule::default_schedule;
-use crate::variant::agora::state::Agora;
+use crate::variant::agora::state::Agora as AgoraState;
 use crate::variant::agora::tournament::{CAP, Stage, Tournament};
 use crate::variant::agora::{Audience, Notice, person};
 
@@ -66,7 +69,11 @@ pub fn setup(settings: &mut Settings) {
 /// A new tournament with its creator as Gamemaster and Judge (section 0).
 pub fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
     let tournament = Tournament::new(gamemaster, now, now);
-    state.agora = Some(Agora::new(tournament, UNPUBLISHED, &Position::initial(map)));
+    state.agora = Some(AgoraState::new(
+        tournament,
+        UNPUBLISHED,
+        &Position::initial(map),
+    ));
 }
 
 /// A person enters by announcement while the window is open and fewer than
@@ -160,9 +167,7 @@ pub fn orders_given(
 ) -> Result<(), EngineError> {
     paths::record(work, key, power, orders)?;
     let g = work.game_mut(key);
-    let Ok(map) = super::super::process::map_for(&g.state.settings.variant) else {
-        return Ok(());
-    };
+    let map = Map::standard();
     let (Some(p), Some(owner)) = (
         map.power(power),
         g.state.player_of(power).map(|m| m.address.clone()),
@@ -213,7 +218,7 @@ pub fn ready(state: &GameState, kind: PhaseKind) -> bool {
 }
 
 /// A declared draw or announced winners stop play until they take effect.
-fn suspended(agora: &Agora) -> bool {
+fn suspended(agora: &AgoraState) -> bool {
     agora.draw_clock.declared.is_some()
         || agora.victory.pending.is_some()
         || agora.victory.winners.is_some()
@@ -307,6 +312,203 @@ pub fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
             .collect();
         if !mine.is_empty() {
             super::super::process::set_orders(map, state, power, &mine);
+        }
+    }
+}
+
+/// The Agora Birthday Tournament.
+pub struct Agora;
+
+impl Agora {
+    fn running(work: &Work<'_, '_>, key: &str) -> bool {
+        work.game(key).state.agora.is_some()
+    }
+}
+
+impl Variant for Agora {
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        state.agora.is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        "agora"
+    }
+
+    fn settings(&self, settings: &mut Settings) {
+        setup(settings);
+    }
+
+    fn created(&self, state: &mut GameState, creator: &str, now: DateTime<Utc>) {
+        created(self.board(), state, creator, now);
+    }
+
+    fn started(&self, state: &mut GameState) {
+        started(self.board(), state);
+    }
+
+    fn join(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        password: &str,
+    ) -> Result<Option<Answer>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        join(work, key, sender, password).map(Some)
+    }
+
+    /// The Gamemaster adds contestants (section 2).
+    fn open_to_take_over(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn adjudicate(
+        &self,
+        map: &Map,
+        rules: &Rules,
+        state: &mut GameState,
+        position: &Position,
+        given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        state.agora.as_ref()?;
+        adjudicate(map, rules, state, position, given)
+    }
+
+    /// A convoyed move with its path.
+    fn order_line(&self, state: &GameState, _power: &str, order: &Order) -> Option<String> {
+        state.agora.as_ref()?;
+        order_line(state, order)
+    }
+
+    fn may_begin(&self, state: &GameState, now: DateTime<Utc>) -> Option<String> {
+        may_begin(state, now)
+    }
+
+    fn report_sections(&self, state: &GameState) -> Vec<String> {
+        public_lines(state)
+    }
+
+    /// Eir own votes on open proposals.
+    fn reader_lines(&self, state: &GameState, reader: &str) -> String {
+        reader_lines(state, reader)
+    }
+
+    fn replay_adjudication(
+        &self,
+        state: &GameState,
+        before: &Position,
+        orders: &[PowerOrder],
+        _after: &Position,
+    ) -> Option<Adjudication> {
+        state.agora.as_ref()?;
+        replay_adjudication(state, before, orders)
+    }
+
+    /// When entry closes.
+    fn forming_wakeup(&self, state: &GameState) -> Option<DateTime<Utc>> {
+        entry_wakeup(state)
+    }
+
+    /// Entry closed: play begins, or the Gamemaster is told too few entered.
+    fn forming_due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(0);
+        }
+        entry_closed(work, key)
+    }
+
+    /// Section 17: a convoyed move names its path.
+    fn route_refusal(
+        &self,
+        state: &GameState,
+        position: &Position,
+        kind: PhaseKind,
+        order: &Order,
+        route: Option<ConvoyRoute>,
+    ) -> Option<String> {
+        state.agora.as_ref()?;
+        route_refusal(position, kind, order, route)
+    }
+
+    /// Only the contestant or an announced ordering assistant.
+    fn sign_on_refusal(&self, state: &GameState, power: &str, sender: &str) -> Option<String> {
+        sign_on_refusal(state, power, sender)
+    }
+
+    /// Logged with their submitter; the contestant is told of an assistant's.
+    fn orders_given(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        power: &str,
+        sender: &str,
+        orders: &[(String, String)],
+    ) -> Result<(), EngineError> {
+        if !Self::running(work, key) {
+            return Ok(());
+        }
+        orders_given(work, key, power, sender, orders)
+    }
+
+    fn ready(&self, state: &GameState, kind: PhaseKind) -> Option<bool> {
+        state.agora.as_ref()?;
+        Some(ready(state, kind))
+    }
+
+    /// The judge announces winners with notice (section 3).
+    fn solo_ends_game(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn after_phase(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        after: &Position,
+    ) -> Result<(), EngineError> {
+        if !Self::running(work, key) {
+            return Ok(());
+        }
+        after_phase(work, key, after)
+    }
+
+    fn due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        due(work, key)
+    }
+
+    /// The Gamemaster declares draws, the judge names winners.
+    fn vote_refusal(&self, state: &GameState, what: &str) -> Option<String> {
+        state.agora.as_ref()?;
+        Some(vote_refusal(what))
+    }
+
+    /// Retreats given ahead are kept as alternatives, in the order given.
+    fn merge_later(
+        &self,
+        state: &GameState,
+        kind: PhaseKind,
+        existing: &[Order],
+        new: &[Order],
+    ) -> Vec<Order> {
+        if state.agora.is_some() && kind == PhaseKind::Retreat {
+            return alternatives(existing, new);
+        }
+        Standard.merge_later(state, kind, existing, new)
+    }
+
+    /// Of each unit's alternative retreats, the first possible.
+    fn entered_phase(&self, map: &Map, state: &mut GameState, position: &Position) {
+        if state.agora.is_some() {
+            entered_phase(map, state, position);
         }
     }
 }

@@ -27,14 +27,24 @@ pub use entry::join;
 pub use intake::{eject, order_summary, resign, take};
 pub use play::{predict, process_one};
 
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
 use super::super::EngineError;
 use super::super::advance::{self, schedule, subject};
+use super::super::model::GameState;
 use super::super::model::{Role, Settings, Status};
-use super::super::process::{self, map_for};
+use super::super::process;
+use super::super::request::Request;
 use super::super::work::Work;
+use super::{Answer, Standard, Variant};
 use crate::game::docs::OrderDoc;
+use crate::grammar::VariantOrder;
 use crate::judge::Position;
 use crate::lots::{self, LotSecret};
+use crate::orders::Order;
+use crate::store::{GameId, PhaseRecord, Tx};
 use crate::variant::gtd::GtdState;
 use crate::variant::gtd::start::{Entrant, start as opening};
 
@@ -149,7 +159,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let secret = g.lot_secret()?;
     let mut game = GtdGame::default();
     let entrants: Vec<Entrant> = g
@@ -216,7 +226,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     // Rule 3, whatever SET RULES said while the game was forming.
     g.state.settings.rules = "1971".to_string();
     g.state.status = Status::Active;
-    process::enter_phase(map, &mut g.state, &position);
+    process::enter_phase(&Gtd, map, &mut g.state, &position);
     schedule(map, &mut g.state, now)?;
     let (id, state) = (g.row.id, g.state.clone());
     advance::broadcast(
@@ -339,4 +349,202 @@ pub fn may_begin(state: &super::super::model::GameState) -> Option<String> {
     let n = state.players().count();
     (n < PLAYERS)
         .then(|| format!("rule 1: a GTD game begins with {PLAYERS} players; {n} have joined"))
+}
+
+/// Grand Tournament Diplomacy. Before the start (no `GtdGame` yet) a GTD
+/// game forms as a standard one does, apart from its settings and rule 1.
+pub struct Gtd;
+
+impl Gtd {
+    fn game(state: &GameState) -> Option<&GtdGame> {
+        state.gtd.as_ref()
+    }
+
+    fn running(work: &Work<'_, '_>, key: &str) -> bool {
+        Self::game(&work.game(key).state).is_some()
+    }
+}
+
+impl Variant for Gtd {
+    fn checks_own_passwords(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        Self::game(state).is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        "gtd"
+    }
+
+    fn settings(&self, settings: &mut Settings) {
+        self::settings(settings);
+    }
+
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+        self::start(work, key)?;
+        Ok(true)
+    }
+
+    fn process_one(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(false);
+        }
+        self::process_one(work, key)?;
+        Ok(true)
+    }
+
+    fn join(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        password: &str,
+    ) -> Result<Option<Answer>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        self::join(work, key, sender, password).map(Some)
+    }
+
+    /// The Gamemaster approves entrants (rule 1).
+    fn open_to_take_over(&self, state: &GameState) -> bool {
+        Self::game(state).is_none()
+    }
+
+    fn takes_own_orders(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn take_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        order: &Order,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.take_order(work, key, sender, order);
+        }
+        take(work, key, sender, Item::Order(*order))
+    }
+
+    fn take_variant_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: Option<&str>,
+        order: &VariantOrder,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.take_variant_order(work, key, sender, power, order);
+        }
+        take(work, key, sender, Item::Variant(order.clone()))
+    }
+
+    fn order_summary(&self, state: &GameState, sender: &str) -> Option<String> {
+        Self::game(state).map(|g| order_summary(g, sender))
+    }
+
+    fn eject(&self, work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.eject(work, key, who);
+        }
+        eject(work, key, who)
+    }
+
+    fn press_author(&self, state: &GameState, sender: &str) -> Option<String> {
+        Self::game(state).and_then(|g| press_author(g, sender))
+    }
+
+    fn press_reaches(&self, state: &GameState, address: &str, powers: &[String]) -> bool {
+        Self::game(state).is_some_and(|g| press_reaches(g, state, address, powers))
+    }
+
+    fn master_refusal(&self, state: &GameState, request: &Request) -> Option<String> {
+        Self::game(state)?;
+        master_refusal(request)
+    }
+
+    fn resign(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.resign(work, key, sender);
+        }
+        resign(work, key, sender)
+    }
+
+    fn may_begin(&self, state: &GameState, _now: DateTime<Utc>) -> Option<String> {
+        may_begin(state)
+    }
+
+    /// Countries declared independent, stored as `power 7`..., by their names.
+    fn display_names(&self, state: &GameState) -> BTreeMap<String, String> {
+        let Some(gtd) = Self::game(state) else {
+            return Default::default();
+        };
+        let map = crate::map::Map::standard();
+        gtd.state
+            .countries
+            .iter()
+            .map(|c| {
+                let stored = crate::game::docs::power_name(map, crate::map::Power(c.power));
+                (stored, c.name.clone())
+            })
+            .filter(|(stored, shown)| stored != shown)
+            .collect()
+    }
+
+    fn history_texts(
+        &self,
+        tx: &Tx<'_>,
+        game: GameId,
+        state: &GameState,
+    ) -> Result<Option<BTreeMap<i64, String>>, EngineError> {
+        if Self::game(state).is_none() {
+            return Ok(None);
+        }
+        journal::history_texts(tx, game, state).map(Some)
+    }
+
+    fn restore(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        record: &PhaseRecord,
+    ) -> Result<Option<Result<crate::game::docs::PositionDoc, String>>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        journal::restore(work, key, record).map(Some)
+    }
+
+    fn predict(
+        &self,
+        work: &Work<'_, '_>,
+        key: &str,
+        sender: &str,
+    ) -> Result<Option<String>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        predict(work, key, sender).map(Some)
+    }
+
+    fn become_player(&self, state: &GameState, who: &str) -> Result<(String, String), String> {
+        match Self::game(state) {
+            Some(game) => become_player(game, who),
+            None => Standard.become_player(state, who),
+        }
+    }
 }

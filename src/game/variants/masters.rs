@@ -18,11 +18,18 @@ use serde::{Deserialize, Serialize};
 pub use intake::{take_power_orders, take_variant_order};
 pub use play::adjudicate;
 
-use super::Answer;
+use super::{Answer, Standard, Variant};
+use crate::game::EngineError;
 use crate::game::docs::OrderDoc;
 use crate::game::model::{GameState, Status};
+use crate::game::work::Work;
 use crate::grammar::Command;
+use crate::grammar::VariantOrder;
+use crate::judge::{Adjudication, Position, Rules};
 use crate::map::{Map, Power};
+use crate::orders::{Order, PowerOrder};
+use crate::phase::PhaseKind;
+use crate::report::PhaseReport;
 use crate::variant::masters::{MastersState, Options, Rule, minors};
 
 /// The variant name of a game with minor powers (MR1): its map is the standard
@@ -104,25 +111,21 @@ pub fn set_options(state: &mut GameState, list: &str) -> Answer {
         ));
     }
     let variant = state.settings.variant.to_ascii_lowercase();
-    if variant != "standard" && variant != VARIANT {
+    if !super::named(&variant).is_some_and(|v| v.takes_masters_rules()) {
         return Err(format!(
             "Masters Rules are played on the standard board here, not with the {variant} variant"
         ));
     }
     if options.is_empty() {
         state.masters = None;
-        state.settings.variant = "standard".into();
+        state.settings.variant = Standard.name().into();
         return Ok(format!(
             "{} will be played without Masters Rules.",
             state.name
         ));
     }
     state.masters = Some(MastersGame::new(options));
-    state.settings.variant = if options.has(Rule::MinorPowers) {
-        VARIANT.into()
-    } else {
-        "standard".into()
-    };
+    state.settings.variant = name_for(options).into();
     let titles: Vec<String> = options
         .rules()
         .map(|r| format!("{} {}", r.code(), r.title()))
@@ -134,28 +137,28 @@ pub fn set_options(state: &mut GameState, list: &str) -> Answer {
     ))
 }
 
+/// The name of a game with these Masters Rules: `masters` with the minors
+/// (MR1), else `standard`.
+fn name_for(options: Options) -> &'static str {
+    if options.has(Rule::MinorPowers) {
+        VARIANT
+    } else {
+        Standard.name()
+    }
+}
+
 /// At the start the variant and the rules agree, whatever order `SET VARIANT`
 /// and `SET MASTERS` came in: the `masters` variant without a rule list plays
 /// all six; with MR1 the board is the one with minors, without it the standard
-/// one; another variant plays no Masters Rules.
-pub fn before_start(state: &mut GameState) {
-    let variant = state.settings.variant.to_ascii_lowercase();
-    if state.masters.is_none() && variant == VARIANT {
-        state.masters = Some(MastersGame::new(Options::all()));
-    }
-    let Some(options) = state.masters.as_ref().map(|m| m.rules.options) else {
-        return;
-    };
-    if variant != VARIANT && variant != "standard" {
-        state.masters = None;
-        return;
-    }
+/// one. (A game resolves to this variant only when it is named `masters` or
+/// is a standard game with rules chosen: `variants::of`.)
+fn before_start(state: &mut GameState) {
+    let options = state
+        .masters
+        .as_ref()
+        .map_or(Options::all(), |m| m.rules.options);
     state.masters = Some(MastersGame::new(options));
-    state.settings.variant = if options.has(Rule::MinorPowers) {
-        VARIANT.into()
-    } else {
-        "standard".into()
-    };
+    state.settings.variant = name_for(options).into();
 }
 
 /// The Masters Rules a `CREATE` line chooses, as a `SET MASTERS` list, and the
@@ -211,7 +214,7 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     if kind != crate::phase::PhaseKind::Adjustment {
         return None;
     }
-    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let map = game_map(state);
     let position = crate::game::process::position_of(map, state).ok()?;
     let alive = |name: &str| {
         map.power(name)
@@ -241,7 +244,7 @@ pub fn wrote_variable_control(state: &GameState, power: &str) -> bool {
 /// is not kept for a later phase or an `IF` block: refused, never voided later.
 pub fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option<String> {
     state.masters.as_ref()?;
-    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let map = game_map(state);
     let named = crate::grammar::parse_order(map, line).ok()?.power?;
     let name = crate::game::docs::power_name(map, named);
     (!name.eq_ignore_ascii_case(writer)).then(|| {
@@ -260,7 +263,7 @@ pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
         .find(|m| m.address.eq_ignore_ascii_case(sender))?
         .power
         .clone()?;
-    let map = crate::game::process::map_for(&state.settings.variant).ok()?;
+    let map = game_map(state);
     let phase = state.phase_name().unwrap_or("");
     let mut text = String::new();
     if let Some(list) = game.control.get(&power).filter(|l| !l.is_empty()) {
@@ -312,10 +315,7 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
 /// (`Rebel A MOS`, `Rebel Moscow`), not by power number; a rebel the phase
 /// removed, as the rules named it when the phase began.
 pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
-    let (Some(game), Ok(map)) = (
-        state.masters.as_ref(),
-        crate::game::process::map_for(&state.settings.variant),
-    ) else {
+    let (Some(game), map) = (state.masters.as_ref(), game_map(state)) else {
         return;
     };
     let mut rules = vec![&game.rules];
@@ -331,10 +331,7 @@ pub fn edit_history_report(
     phase: &str,
     report: &mut crate::report::PhaseReport,
 ) {
-    let (Some(game), Ok(map)) = (
-        state.masters.as_ref(),
-        crate::game::process::map_for(&state.settings.variant),
-    ) else {
+    let (Some(game), map) = (state.masters.as_ref(), game_map(state)) else {
         return;
     };
     let mut rules: Vec<&MastersState> = game.snapshots.get(phase).into_iter().collect();
@@ -371,10 +368,7 @@ fn relabel(map: &Map, rules: &[&MastersState], report: &mut crate::report::Phase
 /// Names shown for rebels where the board stores them by number (`power 7`
 /// -> `Rebel A MOS`, `Rebel Moscow`), for `LIST`.
 pub fn display_names(state: &GameState) -> BTreeMap<String, String> {
-    let (Some(game), Ok(map)) = (
-        state.masters.as_ref(),
-        crate::game::process::map_for(&state.settings.variant),
-    ) else {
+    let (Some(game), map) = (state.masters.as_ref(), game_map(state)) else {
         return BTreeMap::new();
     };
     let Ok(position) = crate::game::process::position_of(map, state) else {
@@ -430,4 +424,178 @@ pub fn history_lines(state: &GameState, phase: &str) -> Vec<String> {
         .as_ref()
         .and_then(|m| m.history.get(phase).cloned())
         .unwrap_or_default()
+}
+
+/// The board of a Masters game: with the minors (MR1) when the game is named
+/// `masters`, else the standard one.
+pub(super) fn game_map(state: &GameState) -> &'static Map {
+    Masters.map(state)
+}
+
+/// Masters Rules: a game named `masters`, or a standard game with rules chosen.
+pub struct Masters;
+
+impl Variant for Masters {
+    fn takes_masters_rules(&self) -> bool {
+        true
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        state.masters.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        VARIANT
+    }
+
+    fn board(&self) -> &'static Map {
+        minors::standard()
+    }
+
+    fn map(&self, state: &GameState) -> &'static Map {
+        super::named(&state.settings.variant).map_or(self.board(), |v| v.board())
+    }
+
+    fn before_start(&self, state: &mut GameState) {
+        before_start(state);
+    }
+
+    fn take_variant_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: Option<&str>,
+        order: &VariantOrder,
+    ) -> Result<Answer, EngineError> {
+        if work.game(key).state.masters.is_none() {
+            return Standard.take_variant_order(work, key, sender, power, order);
+        }
+        take_variant_order(work, key, sender, power, order)
+    }
+
+    fn order_summary(&self, state: &GameState, sender: &str) -> Option<String> {
+        order_summary(state, sender)
+    }
+
+    fn take_power_orders(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: &str,
+        orders: &[(String, Order)],
+    ) -> Result<Vec<Option<Answer>>, EngineError> {
+        if work.game(key).state.masters.is_none() {
+            return Standard.take_power_orders(work, key, sender, power, orders);
+        }
+        take_power_orders(work, key, sender, power, orders)
+    }
+
+    fn adjudicate(
+        &self,
+        map: &Map,
+        rules: &Rules,
+        state: &mut GameState,
+        position: &Position,
+        given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        state.masters.as_ref()?;
+        Some(adjudicate(map, rules, state, position, given))
+    }
+
+    fn kept_order_refusal(&self, state: &GameState, power: &str, line: &str) -> Option<String> {
+        kept_order_refusal(state, power, line)
+    }
+
+    fn edit_report(&self, state: &GameState, report: &mut PhaseReport) {
+        edit_report(state, report);
+    }
+
+    fn report_sections(&self, state: &GameState) -> Vec<String> {
+        if state.masters.is_none() {
+            return Vec::new();
+        }
+        report_lines(state)
+    }
+
+    fn replay_adjudication(
+        &self,
+        state: &GameState,
+        before: &Position,
+        orders: &[PowerOrder],
+        after: &Position,
+    ) -> Option<Adjudication> {
+        (state.masters.is_some() && before.phase.kind == PhaseKind::Adjustment)
+            .then(|| replay_adjustment(orders, after))
+    }
+
+    fn edit_history_report(&self, state: &GameState, phase: &str, report: &mut PhaseReport) {
+        edit_history_report(state, phase, report);
+    }
+
+    fn history_sections(&self, state: &GameState, phase: &str) -> Vec<String> {
+        history_lines(state, phase)
+    }
+
+    /// MR1: `T` is Turkey, not Tunis: the one great power with that initial.
+    fn played_power_by_initial(
+        &self,
+        state: &GameState,
+        map: &Map,
+        initial: &str,
+    ) -> Option<Power> {
+        let mut chars = initial.trim().chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        state.masters.as_ref()?;
+        let great = great_count();
+        let found: Vec<usize> = (0..great.min(map.powers().len()))
+            .filter(|&i| {
+                map.powers()[i]
+                    .name
+                    .chars()
+                    .next()
+                    .is_some_and(|f| f.eq_ignore_ascii_case(&c))
+            })
+            .collect();
+        match found.as_slice() {
+            [only] => Some(Power(*only as u8)),
+            _ => None,
+        }
+    }
+
+    /// The great powers, not the minors of MR1.
+    fn playable_powers(&self, state: &GameState, map: &Map) -> Vec<String> {
+        let all = map.powers().iter().map(|p| p.name.clone());
+        match &state.masters {
+            Some(m) => all.take(m.rules.great as usize).collect(),
+            None => all.collect(),
+        }
+    }
+
+    fn ready(&self, state: &GameState, kind: PhaseKind) -> Option<bool> {
+        ready(state, kind)
+    }
+
+    fn orders_given_otherwise(&self, state: &GameState, power: &str) -> bool {
+        wrote_variable_control(state, power)
+    }
+
+    fn display_names(&self, state: &GameState) -> BTreeMap<String, String> {
+        display_names(state)
+    }
+
+    /// Minors and rebels have no seat (MR1, MR3).
+    fn has_seat(&self, state: &GameState, power: Power) -> bool {
+        state
+            .masters
+            .as_ref()
+            .is_none_or(|m| (power.0 as usize) < m.rules.great as usize)
+    }
+
+    fn rolled_back(&self, state: &mut GameState, phase: &str) {
+        rolled_back(state, phase);
+    }
 }

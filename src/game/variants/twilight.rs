@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::Answer;
+use super::{Answer, Variant};
 use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::assign::{Applicant, assign_powers};
@@ -76,11 +76,6 @@ pub struct Choice {
     pub power: String,
     pub unit: String,
     pub map: String,
-}
-
-/// Is this game played under Twilight Zone rules?
-pub fn plays(state: &GameState) -> bool {
-    state.settings.variant == NAME
 }
 
 fn map() -> &'static Map {
@@ -292,7 +287,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     g.state.status = Status::Active;
     let mut opening = Position::initial(map());
     opening.phase = PLACEMENT;
-    process::enter_phase(map(), &mut g.state, &opening);
+    process::enter_phase(&Twilight, map(), &mut g.state, &opening);
     advance::schedule(map(), &mut g.state, now)?;
     let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
     for (address, power) in &assigned {
@@ -738,5 +733,98 @@ pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
             d.unit.kind.name(),
             map().name(d.unit.location.province),
         ));
+    }
+}
+
+/// The Twilight Zone variant.
+pub struct Twilight;
+
+impl Variant for Twilight {
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        state.twilight.is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        state.twilight.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    /// The standard board less Sevastopol's centre; each player's own borders
+    /// come with the game.
+    fn board(&self) -> &'static Map {
+        map()
+    }
+
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+        start(work, key)?;
+        Ok(true)
+    }
+
+    fn take_power_orders(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: &str,
+        orders: &[(String, Order)],
+    ) -> Result<Vec<Option<Answer>>, EngineError> {
+        take_power_orders(work, key, sender, power, orders)
+    }
+
+    fn adjudicate(
+        &self,
+        _map: &Map,
+        rules: &Rules,
+        state: &mut GameState,
+        position: &Position,
+        given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        Some(adjudicate(rules, state, position, given))
+    }
+
+    fn submit_map(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        text: &str,
+    ) -> Result<Answer, EngineError> {
+        submit(work, key, sender, text)
+    }
+
+    /// Each order with the map it uses (rule 4.2).
+    fn order_line(&self, state: &GameState, power: &str, order: &Order) -> Option<String> {
+        order_line(state, power, order)
+    }
+
+    fn kept_order_refusal(&self, _state: &GameState, _power: &str, line: &str) -> Option<String> {
+        kept_order_refusal(line)
+    }
+
+    /// Start without waiting for the players' maps.
+    fn force_begin(&self, state: &mut GameState) {
+        force(state);
+    }
+
+    /// The map each order used, years BC, no borders disclosed.
+    fn edit_report(&self, state: &GameState, report: &mut PhaseReport) {
+        edit_report(state, report);
+    }
+
+    fn replay_adjudication(
+        &self,
+        state: &GameState,
+        before: &Position,
+        orders: &[PowerOrder],
+        _after: &Position,
+    ) -> Option<Adjudication> {
+        Some(replay_adjudication(state, before, orders))
+    }
+
+    fn rolled_back(&self, state: &mut GameState, phase: &str) {
+        rolled_back(state, phase);
     }
 }

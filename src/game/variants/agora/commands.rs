@@ -6,7 +6,7 @@ use serde_json::json;
 use super::super::super::EngineError;
 use super::super::super::advance;
 use super::super::super::model::{Outcome, Role, Status};
-use super::super::super::process::{map_for, position_of, survivors};
+use super::super::super::process::{position_of, survivors};
 use super::super::super::work::Work;
 use super::{UNPUBLISHED, deliver, player, suspend};
 use crate::game::docs::power_name;
@@ -415,7 +415,7 @@ fn gm_act(
                 m.power = free_power(work, key, address)?;
                 let g = work.game_mut(key);
                 if let (Some(agora), Some(pname)) = (g.state.agora.as_mut(), m.power.as_ref()) {
-                    let map = map_for(&g.state.settings.variant)?;
+                    let map = crate::map::Map::standard();
                     let who = person(address);
                     if let Some(c) = agora
                         .tournament
@@ -494,7 +494,7 @@ fn free_power(
     address: &str,
 ) -> Result<Option<String>, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let free: Vec<String> = survivors(map, &position)
         .into_iter()

@@ -4,7 +4,6 @@
 
 use super::super::super::EngineError;
 use super::super::super::model::GameState;
-use super::super::super::process::map_for;
 use super::super::super::work::Work;
 use crate::grammar::{ConvoyRoute, parse_order};
 use crate::judge::{
@@ -42,7 +41,7 @@ pub fn record(
     orders: &[(String, String)],
 ) -> Result<(), EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(p) = map.power(power) else {
         return Ok(());
     };
@@ -127,7 +126,7 @@ pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
     let Order::Move { unit, to, .. } = order else {
         return None;
     };
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = crate::map::Map::standard();
     let phase = state.phase_name()?;
     let position = super::super::super::process::position_of(map, state).ok()?;
     let applies = |n: &Named| applies(map, &position, n);
@@ -166,7 +165,7 @@ pub fn replay_adjudication(
     before: &Position,
     orders: &[PowerOrder],
 ) -> Option<Adjudication> {
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = crate::map::Map::standard();
     let rules = super::super::super::process::rules_for(state);
     adjudicate(map, &rules, state, before, orders)
 }

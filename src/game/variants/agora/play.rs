@@ -7,7 +7,6 @@ use super::super::super::EngineError;
 use super::super::super::advance;
 use super::super::super::docs::power_name;
 use super::super::super::model::{Outcome, Role};
-use super::super::super::process::map_for;
 use super::super::super::work::Work;
 use super::{deliver, suspend, suspended};
 use crate::judge::Position;
@@ -24,7 +23,7 @@ pub fn after_phase(
 ) -> Result<(), EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(agora) = g.state.agora.as_mut() else {
         return Ok(());
     };
@@ -63,7 +62,7 @@ pub fn after_phase(
 pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(agora) = g.state.agora.as_mut() else {
         return Ok(None);
     };

@@ -4,7 +4,6 @@
 
 use crate::game::docs::power_name;
 use crate::game::model::GameState;
-use crate::game::process::map_for;
 use crate::variant::agora::person;
 use crate::variant::agora::proposals::Status;
 use crate::variant::agora::state::Agora;
@@ -20,7 +19,8 @@ pub fn public_lines(state: &GameState) -> Vec<String> {
         "Tournament: the regulations are at version {} (GET REGULATIONS).",
         agora.regulations.current().number
     )];
-    if let Ok(map) = map_for(&state.settings.variant) {
+    {
+        let map = crate::map::Map::standard();
         let who: Vec<String> = agora
             .tournament
             .contestants

@@ -10,7 +10,7 @@ use crate::game::describe;
 use crate::game::docs::{OrderDoc, order_text};
 use crate::game::model::{GameState, Status};
 use crate::game::orders_check::check_orders;
-use crate::game::process::{map_for, position_of, rules_for};
+use crate::game::process::{position_of, rules_for};
 use crate::game::work::Work;
 use crate::grammar::{VariantOrder, variant_canonical};
 use crate::judge::Position;
@@ -24,7 +24,7 @@ use crate::variant::gtd::politics::remove_player;
 /// head of government appoints new commanders (rule 23).
 pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let name = g.state.name.clone();
     let Some(game) = g.state.gtd.as_mut() else {
@@ -54,7 +54,7 @@ pub fn take(
 ) -> Result<Answer, EngineError> {
     let g = work.game(key);
     let id = g.row.id;
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(game) = g.state.gtd.as_ref() else {
         return Ok(Err("this game takes no GTD orders".into()));
     };
@@ -336,7 +336,7 @@ pub fn order_summary(game: &GtdGame, sender: &str) -> String {
 /// game; the units hold until the head appoints new commanders (23).
 pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let name = g.state.name.clone();
     let Some(game) = g.state.gtd.as_mut() else {
@@ -379,7 +379,7 @@ fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<An
         _ => {}
     }
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(game) = g.state.gtd.as_mut() else {
         return Ok(Err("this is not a GTD game".into()));
     };

@@ -11,7 +11,7 @@ use crate::game::EngineError;
 use crate::game::advance::{self, schedule};
 use crate::game::docs::{PositionDoc, PowerOrderDoc, order_text};
 use crate::game::model::{Outcome, Status};
-use crate::game::process::{self, ResultLine, map_for, position_of};
+use crate::game::process::{self, ResultLine, position_of};
 use crate::game::work::Work;
 use crate::grammar::{Entry, OrderItem, VariantOrder, parse_line};
 use crate::judge::{Adjudication, Edition, Position, Rules, adjudicate};
@@ -89,7 +89,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let secret = g.lot_secret()?;
     let position = position_of(map, &g.state)?;
     let mut game = g.state.gtd.clone().unwrap_or_default();
@@ -98,7 +98,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     g.state.draws.extend(played.draws.iter().cloned());
     g.state.gtd = Some(game);
     super::sync_roles(&mut g.state);
-    process::enter_phase(map, &mut g.state, &played.after);
+    process::enter_phase(&super::Gtd, map, &mut g.state, &played.after);
     g.state.next_seq += 1;
     if let Some(w) = played.winner {
         let name = g
@@ -180,7 +180,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
 /// the game's, so the game's draws stay unknown until the deadline.
 pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let mut copy = g.state.clone();
     let mut game = copy.gtd.clone().unwrap_or_default();

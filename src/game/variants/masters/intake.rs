@@ -52,7 +52,7 @@ pub fn take_power_orders(
     let Some(game) = state.masters.as_ref() else {
         return Ok(vec![None; orders.len()]);
     };
-    let map = process::map_for(&state.settings.variant)?;
+    let map = super::game_map(state);
     let position = position_of(map, state)?;
     let Some(writer) = map.power(power) else {
         return Ok(vec![None; orders.len()]);
@@ -146,7 +146,7 @@ pub fn take_variant_order(
     let Some(game) = state.masters.as_ref() else {
         return Ok(Err("not an order of this game".into()));
     };
-    let map = process::map_for(&state.settings.variant)?;
+    let map = super::game_map(state);
     let canon = variant_canonical(map, order);
     let Some(adj) = AdjustmentOrder::from_variant(order) else {
         return Ok(Err(format!(
@@ -276,9 +276,7 @@ fn record(
 /// removals of the writer's own units as removals; votes for powers in civil
 /// disorder use none of the writer's own adjustments (MR2 e).
 fn mirror(state: &mut GameState, power: &str) {
-    let Ok(map) = process::map_for(&state.settings.variant) else {
-        return;
-    };
+    let map = super::game_map(state);
     let (Some(game), Ok(position), Some(writer)) = (
         state.masters.as_ref(),
         position_of(map, state),
