@@ -27,12 +27,13 @@ pub struct ResultLine {
 }
 
 /// A phase just processed: what is stored, and the adjudication the reports
-/// are built from.
-#[derive(Clone, Debug)]
+/// and the board picture are built from.
 pub struct Played {
     pub processed: Processed,
     pub before: Position,
     pub adjudication: Adjudication,
+    /// The variant's own report of the phase, when it writes one (GTD).
+    pub own: Option<Box<dyn super::variants::OwnResults>>,
 }
 
 /// Everything stored about one processed phase.
@@ -153,6 +154,7 @@ pub fn process(
         processed,
         before: position,
         adjudication,
+        own: None,
     })
 }
 

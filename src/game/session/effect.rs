@@ -66,7 +66,10 @@ impl Session<'_, '_, '_> {
             };
             let sender = self.sender.clone();
             let key = ctx.key.clone();
-            match crate::game::variants::agora_command(self.work, &key, &sender, true, &logged)? {
+            let reply =
+                crate::game::variants::agora_command(self.work, &key, &sender, true, &logged)?;
+            crate::game::advance::follow(self.work, &key, reply.next)?;
+            match reply.answer {
                 Ok(m) => self.ok(text, m),
                 Err(m) => self.fail(line, text, m),
             }

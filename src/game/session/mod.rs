@@ -646,7 +646,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         };
         let sender = self.sender.clone();
         let master = ctx.who == Who::Master;
-        match super::variants::agora_command(self.work, &ctx.key, &sender, master, command)? {
+        let reply = super::variants::agora_command(self.work, &ctx.key, &sender, master, command)?;
+        advance::follow(self.work, &ctx.key, reply.next)?;
+        match reply.answer {
             Ok(m) => self.ok(text, m),
             Err(m) => self.fail(line, text, m),
         }

@@ -111,12 +111,13 @@ impl Session<'_, '_, '_> {
         let g = self.work.game(&key);
         let returning =
             g.variant.checks_own_passwords(&g.state) && g.state.member(&sender).is_some();
-        if let Some(answer) = self
+        if let Some(reply) = self
             .work
             .variant(&key)
             .join(self.work, &key, &sender, password)?
         {
-            match answer {
+            advance::follow(self.work, &key, reply.next)?;
+            match reply.answer {
                 Ok(m) => {
                     if returning {
                         self.signed(true);
@@ -368,11 +369,12 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let sender = self.sender.clone();
-        match self
+        let reply = self
             .work
             .variant(&ctx.key)
-            .submit_map(self.work, &ctx.key, &sender, design)?
-        {
+            .submit_map(self.work, &ctx.key, &sender, design)?;
+        advance::follow(self.work, &ctx.key, reply.next)?;
+        match reply.answer {
             Ok(m) => self.ok(text, m),
             Err(m) => self.fail(line, text, m),
         }

@@ -29,10 +29,10 @@ mod report;
 use chrono::{DateTime, Utc};
 
 use super::super::EngineError;
-use super::super::advance;
 use super::super::model::{GameState, Member, Role, Settings};
+use super::super::notice::{broadcast, subject};
 use super::super::work::Work;
-use super::{Answer, Standard, Variant};
+use super::{Next, Reply, Standard, Variant};
 use crate::grammar::ConvoyRoute;
 use crate::judge::Position;
 use crate::judge::{Adjudication, Rules};
@@ -84,32 +84,37 @@ pub fn join(
     key: &str,
     sender: &str,
     password: &str,
-) -> Result<Answer, EngineError> {
+) -> Result<Reply, EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
     let Some(agora) = g.state.agora.as_mut() else {
-        return Ok(Err("this game has no tournament".into()));
+        return Ok(Reply::only(Err("this game has no tournament".into())));
     };
     if agora.tournament.stage == Stage::Playing {
-        return Ok(Err(
+        return Ok(Reply::only(Err(
             "the tournament has begun: only the Gamemaster can make a contestant now (section 2)"
                 .into(),
-        ));
+        )));
     }
     let notice = match agora.tournament.enter(sender, now) {
         Ok(n) => n,
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Reply::only(Err(e.to_string()))),
     };
     let count = agora.tournament.contestants.len();
     g.state.members.push(player(sender, password)?);
     let name = g.state.name.clone();
     deliver(work, key, vec![notice])?;
-    if count >= CAP {
-        advance::start(work, key)?;
-    }
-    Ok(Ok(format!(
-        "You have entered the tournament {name} ({count} of at most {CAP})."
-    )))
+    Ok(Reply {
+        answer: Ok(format!(
+            "You have entered the tournament {name} ({count} of at most {CAP})."
+        )),
+        // Play begins when the seventh enters.
+        next: if count >= CAP {
+            Next::Start
+        } else {
+            Next::Nothing
+        },
+    })
 }
 
 /// After the generic start gave powers by lot (section 6): the tournament
@@ -237,11 +242,11 @@ pub fn deliver(
     let judge = work.judge.clone();
     let g = work.game(key);
     let (id, state) = (g.row.id, g.state.clone());
-    let subject = advance::subject(&judge, &state, "Tournament");
+    let subject = subject(&judge, &state, "Tournament");
     for n in notices {
         match n.to {
             Audience::Public => {
-                advance::broadcast(work, &state, &subject, &n.text, Some(id))?;
+                broadcast(work, &state, &subject, &n.text, Some(id))?;
             }
             Audience::Private(to) => {
                 let body = format!(":: Judge: {judge}  Game: {}\n\n{}\n", state.name, n.text);
@@ -356,7 +361,7 @@ impl Variant for Agora {
         key: &str,
         sender: &str,
         password: &str,
-    ) -> Result<Option<Answer>, EngineError> {
+    ) -> Result<Option<Reply>, EngineError> {
         if !Self::running(work, key) {
             return Ok(None);
         }
@@ -416,9 +421,9 @@ impl Variant for Agora {
     }
 
     /// Entry closed: play begins, or the Gamemaster is told too few entered.
-    fn forming_due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+    fn forming_due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Next, EngineError> {
         if !Self::running(work, key) {
-            return Ok(0);
+            return Ok(Next::Nothing);
         }
         entry_closed(work, key)
     }
@@ -478,7 +483,7 @@ impl Variant for Agora {
         after_phase(work, key, after)
     }
 
-    fn due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
+    fn due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Option<Next>, EngineError> {
         if !Self::running(work, key) {
             return Ok(None);
         }

@@ -25,20 +25,20 @@ use serde::{Deserialize, Serialize};
 pub use crate::variant::gtd::season::Item;
 pub use entry::join;
 pub use intake::{eject, order_summary, resign, take};
-pub use play::{predict, process_one};
+pub use play::{play_phase, predict};
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
 use super::super::EngineError;
-use super::super::advance::{self, schedule, subject};
 use super::super::model::GameState;
-use super::super::model::{Role, Settings, Status};
+use super::super::model::{Role, Settings};
+use super::super::notice::subject;
 use super::super::process;
 use super::super::request::Request;
 use super::super::work::Work;
-use super::{Answer, Standard, Variant};
+use super::{Answer, Audience, Reply, Standard, Started, Tell, Variant};
 use crate::game::docs::OrderDoc;
 use crate::grammar::VariantOrder;
 use crate::judge::Position;
@@ -154,9 +154,9 @@ pub fn settings(settings: &mut Settings) {
 }
 
 /// Rules 6-8 on the joined players: countries by preference and lot, units by
-/// lot, the first heads of government; players beyond the seats stand by.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    let now = work.now;
+/// lot, the first heads of government; players beyond the seats stand by. The
+/// engine puts the opening board in place and announces it.
+pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
     let judge = work.judge.clone();
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();
@@ -182,23 +182,11 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let state = match opening(map, &position, &entrants, &mut lot_of(&secret)) {
         Ok(s) => s,
         Err(e) => {
-            let state = g.state.clone();
-            let id = g.row.id;
-            let body = format!("Game {} cannot start: {e}.\n", state.name);
-            for to in state
-                .masters()
-                .map(|m| m.address.clone())
-                .collect::<Vec<_>>()
-            {
-                work.send(
-                    &to,
-                    subject(&judge, &state, "Not started"),
-                    body.clone(),
-                    Some(id),
-                    false,
-                );
-            }
-            return Ok(());
+            return Ok(Started::Held(Some(Tell {
+                to: Audience::Masters,
+                subject: subject(&judge, &g.state, "Not started"),
+                body: format!("Game {} cannot start: {e}.\n", g.state.name),
+            })));
         }
     };
     for m in g
@@ -225,24 +213,13 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     g.state.gtd = Some(game);
     // Rule 3, whatever SET RULES said while the game was forming.
     g.state.settings.rules = "1971".to_string();
-    g.state.status = Status::Active;
-    process::enter_phase(&Gtd, map, &mut g.state, &position);
-    schedule(map, &mut g.state, now)?;
-    let (id, state) = (g.row.id, g.state.clone());
-    advance::broadcast(
-        work,
-        &state,
-        &subject(&judge, &state, "Game starting"),
-        &body,
-        Some(id),
-    )?;
-    work.event(
-        Some(id),
-        "game.started",
-        serde_json::json!({ "variant": "gtd" }),
-    )?;
+    let id = g.row.id;
     journal::keep(work, id, &opening)?;
-    Ok(())
+    Ok(Started::Seated {
+        opening: position,
+        announcement: body,
+        detail: serde_json::json!({ "variant": "gtd" }),
+    })
 }
 
 /// Members follow the game: a stand-by player who entered it (rule 1, by an
@@ -386,17 +363,19 @@ impl Variant for Gtd {
         self::settings(settings);
     }
 
-    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
-        self::start(work, key)?;
-        Ok(true)
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
+        self::start(work, key)
     }
 
-    fn process_one(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+    fn play(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+    ) -> Result<Option<process::Played>, EngineError> {
         if !Self::running(work, key) {
-            return Ok(false);
+            return Ok(None);
         }
-        self::process_one(work, key)?;
-        Ok(true)
+        play_phase(work, key).map(Some)
     }
 
     fn join(
@@ -405,11 +384,11 @@ impl Variant for Gtd {
         key: &str,
         sender: &str,
         password: &str,
-    ) -> Result<Option<Answer>, EngineError> {
+    ) -> Result<Option<Reply>, EngineError> {
         if !Self::running(work, key) {
             return Ok(None);
         }
-        self::join(work, key, sender, password).map(Some)
+        self::join(work, key, sender, password).map(|a| Some(Reply::only(a)))
     }
 
     /// The Gamemaster approves entrants (rule 1).

@@ -15,7 +15,7 @@ pub mod twilight;
 use chrono::{DateTime, Utc};
 
 use super::EngineError;
-use super::model::{GameState, Settings};
+use super::model::{GameState, Outcome, Settings};
 use super::request::Request;
 use super::work::Work;
 use crate::grammar::{ConvoyRoute, VariantOrder};
@@ -28,6 +28,91 @@ use crate::store::{GameId, PhaseRecord, Tx};
 
 /// What a reply line says: accepted (`Ok`) or refused (`Err`), with why.
 pub type Answer = Result<String, String>;
+
+/// What the engine does for a game once a variant has answered: the start
+/// and the end of a game are the engine's (`advance::follow`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Next {
+    #[default]
+    Nothing,
+    /// Start the forming game now.
+    Start,
+    /// End the game with this outcome.
+    End(Outcome),
+}
+
+/// A variant's answer to one line, and what the engine does next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub answer: Answer,
+    pub next: Next,
+}
+
+impl Reply {
+    /// An answer after which nothing follows.
+    pub fn only(answer: Answer) -> Reply {
+        Reply {
+            answer,
+            next: Next::Nothing,
+        }
+    }
+}
+
+/// Who a variant's mail about a game goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone in the game, each with the deadline line.
+    Everyone,
+    /// The masters only, the text as it is.
+    Masters,
+}
+
+/// A mail a variant asks the engine to send about a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tell {
+    pub to: Audience,
+    pub subject: String,
+    pub body: String,
+}
+
+/// What a variant made of a full forming game at its start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Started {
+    /// The engine's start: powers by preference and lot on the opening board.
+    Generic,
+    /// Not yet, with what to tell whom.
+    Held(Option<Tell>),
+    /// The variant seated the players itself (GTD: players to countries by
+    /// lot); the engine puts `opening` on the board, sets the clock and
+    /// announces `announcement` to everyone.
+    Seated {
+        opening: Position,
+        announcement: String,
+        /// The detail of the `game.started` event.
+        detail: serde_json::Value,
+    },
+}
+
+/// A phase a variant played and reports in its own words (GTD). The engine
+/// records it, sets the clock, mails it with the board picture and ends the
+/// game; these are the variant's parts.
+pub trait OwnResults {
+    /// The phase is recorded as `record`: what the variant keeps of it.
+    fn recorded(&self, work: &mut Work<'_, '_>, key: &str, record: i64) -> Result<(), EngineError>;
+
+    /// The results text `reader` receives (times in `zone`).
+    fn text_for(
+        &self,
+        state: &GameState,
+        judge: &str,
+        reader: &str,
+        zone: chrono_tz::Tz,
+        now: DateTime<Utc>,
+    ) -> String;
+
+    /// A mail when the phase ended the game, before the end is announced.
+    fn last_word(&self, state: &GameState, judge: &str) -> Option<Tell>;
+}
 
 /// A variant as the engine sees it. Every method is a hook the engine calls;
 /// the defaults play the standard game, so a variant overrides only where it
@@ -67,17 +152,34 @@ pub trait Variant: Sync {
     /// Just before a full forming game starts: settings and state made to agree.
     fn before_start(&self, _state: &mut GameState) {}
 
-    /// Starting a full forming game. `true` when the variant started it.
-    fn start(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<bool, EngineError> {
-        Ok(false)
+    /// Starting a full forming game: the engine's way, held, or seated by
+    /// the variant.
+    fn start(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Started, EngineError> {
+        Ok(Started::Generic)
+    }
+
+    /// The board the engine's start opens on.
+    fn opening(&self, map: &Map) -> Position {
+        Position::initial(map)
+    }
+
+    /// What the engine's start announces after the powers (Twilight Zone:
+    /// the placement of rule 3).
+    fn start_notes(&self) -> Option<&'static str> {
+        None
     }
 
     /// A forming game has just started, powers given.
     fn started(&self, _state: &mut GameState) {}
 
-    /// Processing one phase. `true` when the variant processed it.
-    fn process_one(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<bool, EngineError> {
-        Ok(false)
+    /// Plays the current phase in the variant's own way (the state moves to
+    /// the next phase); `None`: the engine's adjudication.
+    fn play(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+    ) -> Result<Option<super::process::Played>, EngineError> {
+        Ok(None)
     }
 
     /// `SIGNON ?game` handled by the variant (`None`: the generic way).
@@ -87,7 +189,7 @@ pub trait Variant: Sync {
         _key: &str,
         _sender: &str,
         _password: &str,
-    ) -> Result<Option<Answer>, EngineError> {
+    ) -> Result<Option<Reply>, EngineError> {
         Ok(None)
     }
 
@@ -210,11 +312,11 @@ pub trait Variant: Sync {
         key: &str,
         _sender: &str,
         _text: &str,
-    ) -> Result<Answer, EngineError> {
+    ) -> Result<Reply, EngineError> {
         let variant = &work.game(key).state.settings.variant;
-        Ok(Err(format!(
+        Ok(Reply::only(Err(format!(
             "maps are submitted only in Twilight Zone games; this game is {variant}"
-        )))
+        ))))
     }
 
     /// A power's current order as the reply's summary lists it. `None`: the
@@ -289,8 +391,8 @@ pub trait Variant: Sync {
     }
 
     /// The clock's call for a forming game whose wake-up has come.
-    fn forming_due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<usize, EngineError> {
-        Ok(0)
+    fn forming_due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Next, EngineError> {
+        Ok(Next::Nothing)
     }
 
     /// Why an order line's convoy route, or its lack, is refused when written
@@ -373,9 +475,9 @@ pub trait Variant: Sync {
         Ok(())
     }
 
-    /// The clock's call for a game whose deadline passed; `Some(n)`: the
-    /// variant dealt with it (`n` phases processed).
-    fn due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Option<usize>, EngineError> {
+    /// The clock's call for a game whose deadline passed; `Some`: the
+    /// variant dealt with it (no phase processed), and what follows.
+    fn due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Option<Next>, EngineError> {
         Ok(None)
     }
 
@@ -518,7 +620,7 @@ pub fn agora_command(
     sender: &str,
     master: bool,
     command: &agora::AgoraCommand,
-) -> Result<Answer, EngineError> {
+) -> Result<Reply, EngineError> {
     agora::command(work, key, sender, master, command)
 }
 

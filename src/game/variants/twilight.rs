@@ -15,12 +15,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Answer, Variant};
+use super::{Answer, Audience, Next, Reply, Started, Tell, Variant};
 use crate::game::EngineError;
-use crate::game::advance;
-use crate::game::assign::{Applicant, assign_powers};
 use crate::game::docs::{order_text, power_name};
-use crate::game::model::{GameState, Role, Status};
+use crate::game::model::{GameState, Status};
+use crate::game::notice::subject;
 use crate::game::orders_check::{OrderProblem, fits_phase, is_illegal, merge};
 use crate::game::process::{self, orders_of, position_of, rules_for};
 use crate::game::work::Work;
@@ -94,25 +93,25 @@ pub fn submit(
     key: &str,
     sender: &str,
     text: &str,
-) -> Result<Answer, EngineError> {
+) -> Result<Reply, EngineError> {
     let state = &work.game(key).state;
     let name = state.name.clone();
     if state.status != Status::Forming {
-        return Ok(Err(format!(
+        return Ok(Reply::only(Err(format!(
             "maps are submitted before powers are assigned; {name} has started"
-        )));
+        ))));
     }
     if !state
         .players()
         .any(|m| m.address.eq_ignore_ascii_case(sender))
     {
-        return Ok(Err(format!(
+        return Ok(Reply::only(Err(format!(
             "only a player who has joined {name} may submit a map (SIGNON ?{name} <password> first)"
-        )));
+        ))));
     }
     let accepted = match rules::check(text, "Your Twilight Zone map") {
         Ok(a) => a,
-        Err(errors) => return Ok(Err(refusal(&errors))),
+        Err(errors) => return Ok(Reply::only(Err(refusal(&errors)))),
     };
     let tz = game_of(state);
     let others: Vec<Map> = tz
@@ -123,7 +122,7 @@ pub fn submit(
         .collect();
     let refs: Vec<&Map> = others.iter().collect();
     if let Err(e) = rules::distinct(&accepted.map, &refs) {
-        return Ok(Err(refusal(&[e])));
+        return Ok(Reply::only(Err(refusal(&[e]))));
     }
     let g = work.game_mut(key);
     let (id, players) = (g.row.id, g.state.players().count());
@@ -145,11 +144,15 @@ pub fn submit(
     let mut msg = format!(
         "Map accepted ({maps_in} of {players} players' maps in). Its picture is mailed to you alone."
     );
+    let mut next = Next::Nothing;
     if players >= needed && all_maps_in(&work.game(key).state) {
         msg.push_str(" Every player's map is in: the game starts.");
-        advance::start(work, key)?;
+        next = Next::Start;
     }
-    Ok(Ok(msg))
+    Ok(Reply {
+        answer: Ok(msg),
+        next,
+    })
 }
 
 /// Every failing rule, one a line, with where.
@@ -219,103 +222,42 @@ pub fn force(state: &mut GameState) {
 // ----- the start -----
 
 /// Starting a full game: held until every map is in (unless forced); then
-/// powers, each power's map, and the placement phase.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    let judge = work.judge.clone();
-    let now = work.now;
+/// the engine's start: powers by lot, each power's map (`started`), and the
+/// placement phase (`opening`).
+fn start(work: &mut Work<'_, '_>, key: &str) -> Started {
     let state = &work.game(key).state;
     if state.status != Status::Forming {
-        return Ok(());
+        return Started::Held(None);
     }
-    if !game_of(state).forced && !all_maps_in(state) {
-        let tz = game_of(state);
-        let missing = state.players().count() - tz.designs.len().min(state.players().count());
-        let body = format!(
+    if game_of(state).forced || all_maps_in(state) {
+        return Started::Generic;
+    }
+    let tz = game_of(state);
+    let missing = state.players().count() - tz.designs.len().min(state.players().count());
+    Started::Held(Some(Tell {
+        to: Audience::Everyone,
+        subject: subject(&work.judge, state, "Waiting for maps"),
+        body: format!(
             "Game {} has its players. It starts when every player's map is accepted \
              ({missing} still to come); send yours with MAP ... ENDMAP.\n",
             state.name
-        );
-        let state = state.clone();
-        let id = work.game(key).row.id;
-        return advance::broadcast(
-            work,
-            &state,
-            &advance::subject(&judge, &state, "Waiting for maps"),
-            &body,
-            Some(id),
-        );
-    }
-    let g = work.game_mut(key);
-    let secret = g.lot_secret()?;
-    let applicants: Vec<Applicant> = g
-        .state
-        .players()
-        .map(|m| Applicant {
-            address: m.address.clone(),
-            preferences: m.preferences.clone(),
-        })
-        .collect();
-    let powers: Vec<String> = map().powers().iter().map(|p| p.name.clone()).collect();
-    let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
-    let mut tz = game_of(&g.state);
-    for (address, power) in &assigned {
-        if let Some(m) = g
-            .state
-            .members
-            .iter_mut()
-            .find(|m| m.role == Role::Player && m.address == *address)
-        {
-            m.power = Some(power.clone());
-        }
+        ),
+    }))
+}
+
+/// Powers given: each power plays on its player's map.
+fn started(state: &mut GameState) {
+    let mut tz = game_of(state);
+    for m in state.players() {
+        let Some(power) = &m.power else { continue };
         let design = tz
             .designs
             .iter()
-            .find(|d| d.address.eq_ignore_ascii_case(address))
+            .find(|d| d.address.eq_ignore_ascii_case(&m.address))
             .map(|d| d.text.clone());
         tz.maps.push((power.clone(), design));
     }
-    for m in g
-        .state
-        .members
-        .iter_mut()
-        .filter(|m| m.role == Role::Player && m.power.is_none())
-    {
-        m.role = Role::Standby;
-    }
-    g.state.twilight = Some(tz);
-    g.state.draws.extend(draws);
-    g.state.status = Status::Active;
-    let mut opening = Position::initial(map());
-    opening.phase = PLACEMENT;
-    process::enter_phase(&Twilight, map(), &mut g.state, &opening);
-    advance::schedule(map(), &mut g.state, now)?;
-    let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
-    for (address, power) in &assigned {
-        body.push_str(&format!("  {power:<10} {address}\n"));
-    }
-    body.push_str(
-        "\nRule 3: each power first places its three units in its three home centres, \
-         armies or fleets as it likes (BUILD A Par, BUILD F Bre; fleets on coasts only). \
-         A unit not placed by the deadline is placed as an army. Spring 1901 BC follows.\n\
-         Orders may name the map they use: A Par - Tri (German Map); without one, your own.\n",
-    );
-    body.push_str(&format!(
-        "\nLot commitment (SHA-256 of the game's secret): {}\n",
-        g.state.lot_commitment.clone().unwrap_or_default()
-    ));
-    for d in &g.state.draws {
-        body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
-    }
-    let (id, state) = (g.row.id, g.state.clone());
-    advance::broadcast(
-        work,
-        &state,
-        &advance::subject(&judge, &state, "Game starting"),
-        &body,
-        Some(id),
-    )?;
-    work.event(Some(id), "game.started", json!({ "powers": assigned }))?;
-    Ok(())
+    state.twilight = Some(tz);
 }
 
 // ----- the maps of a game -----
@@ -758,9 +700,28 @@ impl Variant for Twilight {
         map()
     }
 
-    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
-        start(work, key)?;
-        Ok(true)
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
+        Ok(start(work, key))
+    }
+
+    /// Rule 3: the placement before Spring 1901 BC.
+    fn opening(&self, map: &Map) -> Position {
+        let mut opening = Position::initial(map);
+        opening.phase = PLACEMENT;
+        opening
+    }
+
+    fn start_notes(&self) -> Option<&'static str> {
+        Some(
+            "Rule 3: each power first places its three units in its three home centres, \
+             armies or fleets as it likes (BUILD A Par, BUILD F Bre; fleets on coasts only). \
+             A unit not placed by the deadline is placed as an army. Spring 1901 BC follows.\n\
+             Orders may name the map they use: A Par - Tri (German Map); without one, your own.\n",
+        )
+    }
+
+    fn started(&self, state: &mut GameState) {
+        started(state);
     }
 
     fn take_power_orders(
@@ -791,7 +752,7 @@ impl Variant for Twilight {
         key: &str,
         sender: &str,
         text: &str,
-    ) -> Result<Answer, EngineError> {
+    ) -> Result<Reply, EngineError> {
         submit(work, key, sender, text)
     }
 

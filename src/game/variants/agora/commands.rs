@@ -4,10 +4,10 @@
 use serde_json::json;
 
 use super::super::super::EngineError;
-use super::super::super::advance;
 use super::super::super::model::{Outcome, Role, Status};
 use super::super::super::process::{position_of, survivors};
 use super::super::super::work::Work;
+use super::super::{Next, Reply};
 use super::{UNPUBLISHED, deliver, player, suspend};
 use crate::game::docs::power_name;
 use crate::lots::draw;
@@ -74,6 +74,23 @@ impl AgoraCommand {
 /// Carries out one command for `sender` in the game `key`; `master`: the sender
 /// signed on as its master. The answer for the reply, or why it was refused.
 pub fn run(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    master: bool,
+    cmd: &AgoraCommand,
+) -> Result<Reply, EngineError> {
+    let answer = answer(work, key, sender, master, cmd)?;
+    // `END TOURNAMENT` done: the engine ends the game.
+    let next = if matches!(cmd, AgoraCommand::End(_)) && answer.is_ok() {
+        Next::End(Outcome::Terminated)
+    } else {
+        Next::Nothing
+    };
+    Ok(Reply { answer, next })
+}
+
+fn answer(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -471,7 +488,6 @@ fn gm_act(
         }
         _ => {}
     }
-    let ended = matches!(cmd, C::End(_));
     log(
         work,
         key,
@@ -481,9 +497,6 @@ fn gm_act(
     let text = notice.text.clone();
     deliver(work, key, vec![notice])?;
     deliver(work, key, private)?;
-    if ended {
-        advance::finish(work, key, Outcome::Terminated)?;
-    }
     Ok(Ok(format!("Done and announced: {text}")))
 }
 
