@@ -199,7 +199,7 @@ fn board(table: &mut Table, phase: &str, units: &[U<'_>], owners: &[(&str, &str)
         pos.phase = phase.to_string();
         pos.units = units
             .iter()
-            .map(|(c, k, at, _)| legate::game::docs::UnitDoc {
+            .map(|(c, k, at, _)| legate::docs::UnitDoc {
                 power: c.to_string(),
                 kind: k.to_string(),
                 at: at.to_uppercase(),

@@ -7,38 +7,19 @@ use serde_json::json;
 use super::EngineError;
 use super::assign::{Applicant, assign_powers};
 use super::clock::played_powers;
-pub use super::clock::{reschedule_for_absences, schedule};
-use super::docs::power_name;
+pub use super::clock::{late_powers, reschedule_for_absences, schedule};
 use super::model::{GameState, Outcome, Role, Status};
 pub use super::notice::{broadcast, deadline_line, subject};
-use super::orders_check::{missing_orders, owes_orders};
-use super::process::{self, orders_of, position_of, survivors};
+use super::orders_check::owes_orders;
+use super::process::{self, position_of, survivors};
 use super::results;
 use super::variants::{Audience, Next, Started, Tell, Variant};
 use super::work::Work;
+use crate::docs::power_name;
 use crate::lots::LotSecret;
 use crate::map::Map;
 use crate::schedule::{self};
 use crate::store::NewPhase;
-
-/// Powers with a player that still owe orders.
-pub fn late_powers(
-    variant: &dyn Variant,
-    map: &Map,
-    state: &GameState,
-) -> Result<Vec<String>, EngineError> {
-    let position = position_of(map, state)?;
-    let mut late = Vec::new();
-    for (p, name) in played_powers(map, state) {
-        if owes_orders(map, &position, p)
-            && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
-            && !variant.orders_given_otherwise(state, &name)
-        {
-            late.push(name);
-        }
-    }
-    Ok(late)
-}
 
 /// Every power that owes orders has complete orders, at least one power owes
 /// orders, and nobody asked to wait.

@@ -7,10 +7,10 @@ use chrono::{DateTime, Utc};
 
 use super::EngineError;
 use super::advance::deadline_line;
-use super::docs::PositionDoc;
 use super::model::{GameState, Role};
 use super::results;
 use super::work::Loaded;
+use crate::docs::PositionDoc;
 use crate::store::Tx;
 
 pub fn help() -> String {

@@ -5,10 +5,11 @@
 use chrono::{DateTime, Utc};
 
 use super::EngineError;
-use super::docs::power_name;
 use super::model::GameState;
-use super::orders_check::owes_orders;
-use super::process::position_of;
+use super::orders_check::{missing_orders, owes_orders};
+use super::process::{orders_of, position_of};
+use super::variants::Variant;
+use crate::docs::power_name;
 use crate::judge::Position;
 use crate::map::{Map, Power};
 use crate::schedule::{self, Absence};
@@ -69,4 +70,23 @@ pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), E
         state.clock.grace = Some(schedule::grace_end(&sched, pushed));
     }
     Ok(())
+}
+
+/// Powers with a player that still owe orders.
+pub fn late_powers(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<Vec<String>, EngineError> {
+    let position = position_of(map, state)?;
+    let mut late = Vec::new();
+    for (p, name) in played_powers(map, state) {
+        if owes_orders(map, &position, p)
+            && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
+            && !variant.orders_given_otherwise(state, &name)
+        {
+            late.push(name);
+        }
+    }
+    Ok(late)
 }

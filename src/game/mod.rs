@@ -11,7 +11,6 @@ pub mod audit;
 pub mod clock;
 pub mod conditions;
 pub mod describe;
-pub mod docs;
 pub mod engine;
 pub mod from_grammar;
 pub mod help;
@@ -41,7 +40,7 @@ pub enum EngineError {
     #[error("stored game state is unreadable: {0}")]
     State(String),
     #[error(transparent)]
-    Doc(#[from] docs::DocError),
+    Doc(#[from] crate::docs::DocError),
     #[error(transparent)]
     Process(#[from] process::ProcessError),
     #[error(transparent)]

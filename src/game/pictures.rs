@@ -270,7 +270,7 @@ impl<'a> DrawAhead<'a> {
 /// The boards (SVG) the readers of `state` would get if its phase were
 /// processed at `now`, one per distinct view; empty if it would not be.
 fn boards_after(state: &GameState, judge: &str, now: DateTime<Utc>) -> Vec<String> {
-    use super::{advance, process, results, variants};
+    use super::{clock, process, results, variants};
     let Some(deadline) = state.clock.deadline else {
         return Vec::new();
     };
@@ -285,14 +285,14 @@ fn boards_after(state: &GameState, judge: &str, now: DateTime<Utc>) -> Vec<Strin
     let variant = variants::of(state);
     let map = variant.map(state);
     let graced = state.clock.grace.is_some_and(|g| now >= g);
-    if !graced && !advance::late_powers(variant, map, state).is_ok_and(|l| l.is_empty()) {
+    if !graced && !clock::late_powers(variant, map, state).is_ok_and(|l| l.is_empty()) {
         return Vec::new();
     }
     let mut state = state.clone();
     let Ok(played) = process::process(variant, map, &mut state) else {
         return Vec::new();
     };
-    if state.status != Status::Finished && advance::schedule(map, &mut state, now).is_err() {
+    if state.status != Status::Finished && clock::schedule(map, &mut state, now).is_err() {
         return Vec::new();
     }
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);

@@ -4,11 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::docs::{
-    DocError, OrderDoc, PositionDoc, PowerOrderDoc, order_text, power_by_name, power_name,
-};
 use super::model::{GameState, Outcome, Status};
 use super::variants::Variant;
+use crate::docs::{
+    DocError, OrderDoc, PositionDoc, PowerOrderDoc, order_text, power_by_name, power_name,
+};
 use crate::judge::{Adjudication, Countries, Edition, Position, Rules, adjudicate};
 use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};

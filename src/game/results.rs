@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
-use super::docs::{PositionDoc, PowerOrderDoc};
 use super::model::GameState;
 use super::process::rules_for;
 use super::variants::Variant;
+use crate::docs::{PositionDoc, PowerOrderDoc};
 use crate::judge::{Adjudication, Countries, Position};
 use crate::map::Map;
 use crate::orders::PowerOrder;

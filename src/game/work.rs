@@ -65,6 +65,14 @@ impl Loaded {
     }
 }
 
+/// 32 bytes from the operating system's random source: every lot secret.
+pub(crate) fn os_secret() -> [u8; 32] {
+    use rand::RngCore;
+    let mut b = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut b);
+    b
+}
+
 /// What of a member the memberships table holds.
 type Seat = (String, Role, Option<String>, Vec<Vec<String>>);
 

@@ -6,10 +6,10 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
 use super::{Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
-use crate::game::docs::power_name;
-use crate::game::engine::Vouch;
 use crate::game::model::{DiaryEntry, Role};
+use crate::game::request::Vouch;
 use crate::game::work::Work;
 use crate::grammar::DiaryAction;
 

@@ -4,7 +4,8 @@
 use super::Session;
 use crate::game::EngineError;
 use crate::game::request::{Line, Request};
-use crate::game::variants::agora::{AgoraCommand, effect};
+use crate::game::variants::agora::effect;
+use crate::variant::agora::command::AgoraCommand;
 
 impl Session<'_, '_, '_> {
     /// `Ok(true)`: the effect's text read as commands and was handled here;
@@ -23,7 +24,9 @@ impl Session<'_, '_, '_> {
         let (state, map) = (&g.state, g.map());
         let phase = state.phase_name().and_then(|p| p.parse().ok());
         let tz = self.work.zone_of(&self.sender);
-        let Some(inner) = effect::commands(map, what, phase, self.now(), tz) else {
+        let Some(inner) =
+            crate::game::from_grammar::commands_only(map, what, phase, self.now(), tz)
+        else {
             return Ok(false);
         };
         if ctx.who != super::Who::Master {

@@ -4,9 +4,9 @@ use serde_json::json;
 
 use super::moderation::RollbackTo;
 use super::{Context, Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::model::{Role, Status};
 use crate::game::process::{self, position_of};
 use crate::game::request::Request;
@@ -497,7 +497,7 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         };
-        let before: crate::game::docs::PositionDoc =
+        let before: crate::docs::PositionDoc =
             match self.work.variant(key).restore(self.work, key, record)? {
                 Some(Ok(doc)) => doc,
                 Some(Err(why)) => {

@@ -14,7 +14,7 @@ mod votes;
 pub(crate) use account::tell_masters_of_guessing;
 pub use account::{GUESS_LIMIT, GUESS_WINDOW};
 
-use super::engine::Vouch;
+use super::request::Vouch;
 use crate::store::GameId;
 
 use chrono::{DateTime, Utc};
@@ -23,12 +23,12 @@ use super::EngineError;
 use super::advance::{self, deadline_line};
 use super::answers;
 use super::describe;
-use super::docs::{OrderDoc, order_text};
 use super::model::{FutureOrders, GameState, Member, Role, Status};
 use super::orders_check::{check_orders, merge, missing_orders};
 use super::process::{self, orders_of, position_of};
 use super::request::{Line, Request};
 use super::work::Work;
+use crate::docs::{OrderDoc, order_text};
 use crate::lots::LotSecret;
 use crate::map::{Map, Power};
 use crate::orders::Order;
@@ -625,9 +625,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         &mut self,
         line: usize,
         text: &str,
-        command: &super::variants::agora::AgoraCommand,
+        command: &crate::variant::agora::command::AgoraCommand,
     ) -> Result<(), EngineError> {
-        use super::variants::agora::AgoraCommand;
+        use crate::variant::agora::command::AgoraCommand;
         // Without a game, `GET REGULATIONS` is a help topic like any other.
         if self.context.is_none() && matches!(command, AgoraCommand::GetRegulations(None)) {
             return self.dispatch(line, text, &Request::Get("regulations".into()));

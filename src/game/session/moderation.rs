@@ -565,7 +565,7 @@ impl Session<'_, '_, '_> {
             };
             let _ = writeln!(out, "  {:<10} {said:<22} {who}", info.name);
             for o in &orders {
-                let _ = writeln!(out, "      {}", crate::game::docs::order_text(map, o));
+                let _ = writeln!(out, "      {}", crate::docs::order_text(map, o));
             }
         }
         out

@@ -3,9 +3,9 @@
 use serde_json::json;
 
 use super::{Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::model::{PressKind, Role, Status};
 use crate::game::request::PressTarget;
 use crate::store::NewPress;

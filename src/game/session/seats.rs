@@ -3,9 +3,9 @@
 use serde_json::json;
 
 use super::{Context, Session, Who, member, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::model::{GameState, Role, Settings, Status};
 use crate::store::{NewGame, verify_seat_password};
 

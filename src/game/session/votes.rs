@@ -3,10 +3,10 @@
 use chrono::{DateTime, Utc};
 
 use super::{Session, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance::{self, deadline_line};
 use crate::game::answers;
-use crate::game::docs::power_name;
 use crate::game::model::Status;
 use crate::game::process::{position_of, survivors};
 use crate::game::request::Request;

@@ -20,8 +20,6 @@ pub mod journal;
 mod play;
 mod report;
 
-use serde::{Deserialize, Serialize};
-
 pub use crate::variant::gtd::season::Item;
 pub use entry::join;
 pub use intake::{eject, order_summary, resign, take};
@@ -39,107 +37,16 @@ use super::super::process;
 use super::super::request::Request;
 use super::super::work::Work;
 use super::{Answer, Audience, Reply, Standard, Started, Tell, Variant};
-use crate::game::docs::OrderDoc;
 use crate::grammar::VariantOrder;
 use crate::judge::Position;
 use crate::lots::{self, LotSecret};
 use crate::orders::Order;
 use crate::store::{GameId, PhaseRecord, Tx};
-use crate::variant::gtd::GtdState;
+pub use crate::variant::gtd::game::{Carried, GtdGame, Seat, WrittenDoc};
 use crate::variant::gtd::start::{Entrant, start as opening};
 
 /// Rule 1: the game begins with twenty-two players.
 pub const PLAYERS: usize = 22;
-
-/// A player by the name orders use, and the address they play from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    pub name: String,
-    pub address: String,
-}
-
-/// One order line as written, kept until the deadline.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WrittenDoc {
-    pub player: String,
-    #[serde(default)]
-    pub order: Option<OrderDoc>,
-    /// A political order in canonical form (read again at the deadline).
-    #[serde(default)]
-    pub variant: Option<String>,
-}
-
-/// A movement's votes, kept over its retreat phase until the season ends:
-/// (country, voter, candidate, votes) and (country, commander, units).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Carried {
-    pub votes: Vec<(u8, String, String, u32)>,
-    pub weights: Vec<(u8, String, u32)>,
-}
-
-/// Everything a GTD game keeps beside the generic game state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GtdGame {
-    pub state: GtdState,
-    pub seats: Vec<Seat>,
-    #[serde(default)]
-    pub written: Vec<WrittenDoc>,
-    /// Players who resigned this season (rule 25 B).
-    #[serde(default)]
-    pub resigned: Vec<String>,
-    #[serde(default)]
-    pub carried: Option<Carried>,
-    /// Players who sent orders this season (rule 22).
-    #[serde(default)]
-    pub wrote: Vec<String>,
-    /// Countries whose new name the Gamemaster vetoed this season (26 B).
-    #[serde(default)]
-    pub vetoed: Vec<u8>,
-    /// Players who asked to enter after the start, waiting for the
-    /// Gamemaster's `APPROVE` or `REFUSE` (rule 1).
-    #[serde(default)]
-    pub pending: Vec<String>,
-}
-
-impl GtdGame {
-    pub fn player_of(&self, address: &str) -> Option<&str> {
-        self.seats
-            .iter()
-            .find(|s| s.address.eq_ignore_ascii_case(address))
-            .map(|s| s.name.as_str())
-    }
-
-    pub fn address_of(&self, player: &str) -> Option<&str> {
-        self.seats
-            .iter()
-            .find(|s| s.name == player)
-            .map(|s| s.address.as_str())
-    }
-
-    /// A new seat for `address`: its local part, or the whole address when
-    /// that name is taken.
-    pub fn seat(&mut self, address: &str) -> String {
-        if let Some(n) = self.player_of(address) {
-            return n.to_string();
-        }
-        let local = address
-            .split('@')
-            .next()
-            .unwrap_or(address)
-            .to_ascii_lowercase();
-        let taken = |n: &str| self.seats.iter().any(|s| s.name == n);
-        let name = if local.is_empty() || taken(&local) {
-            address.to_ascii_lowercase()
-        } else {
-            local
-        };
-        self.seats.push(Seat {
-            name: name.clone(),
-            address: address.to_string(),
-        });
-        name
-    }
-}
 
 /// The draw function of a game's secret.
 pub fn lot_of(
@@ -207,7 +114,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError>
         record: None,
         opens: position.phase.to_string(),
         game: game.clone(),
-        position: crate::game::docs::PositionDoc::from_position(map, &position),
+        position: crate::docs::PositionDoc::from_position(map, &position),
         public: String::new(),
     };
     g.state.gtd = Some(game);
@@ -477,7 +384,7 @@ impl Variant for Gtd {
             .countries
             .iter()
             .map(|c| {
-                let stored = crate::game::docs::power_name(map, crate::map::Power(c.power));
+                let stored = crate::docs::power_name(map, crate::map::Power(c.power));
                 (stored, c.name.clone())
             })
             .filter(|(stored, shown)| stored != shown)
@@ -501,7 +408,7 @@ impl Variant for Gtd {
         work: &mut Work<'_, '_>,
         key: &str,
         record: &PhaseRecord,
-    ) -> Result<Option<Result<crate::game::docs::PositionDoc, String>>, EngineError> {
+    ) -> Result<Option<Result<crate::docs::PositionDoc, String>>, EngineError> {
         if !Self::running(work, key) {
             return Ok(None);
         }

@@ -13,15 +13,13 @@ mod play;
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 pub use intake::{take_power_orders, take_variant_order};
 pub use play::adjudicate;
 
 use super::{Answer, Standard, Variant};
 use crate::game::EngineError;
-use crate::game::docs::OrderDoc;
 use crate::game::model::{GameState, Status};
+use crate::game::request::Request;
 use crate::game::work::Work;
 use crate::grammar::Command;
 use crate::grammar::VariantOrder;
@@ -30,75 +28,13 @@ use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};
 use crate::phase::PhaseKind;
 use crate::report::PhaseReport;
+use crate::variant::masters::game::great_count;
+pub use crate::variant::masters::game::{Mark, MastersGame, map_of};
 use crate::variant::masters::{MastersState, Options, Rule, minors};
 
 /// The variant name of a game with minor powers (MR1): its map is the standard
 /// map with the twelve minors added. Without MR1 the game is `standard`.
 pub const VARIANT: &str = "masters";
-
-/// The great powers: the standard map's seven.
-fn great_count() -> usize {
-    Map::standard().powers().len()
-}
-
-/// What a Masters game keeps besides the board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MastersGame {
-    /// Options, minors, rebels and owners at the previous adjustment.
-    pub rules: MastersState,
-    /// Variable-control orders of this phase, per writer, in the order written
-    /// (copies kept: each is a vote, MR2 c), each with its unit's location code.
-    #[serde(default)]
-    pub control: BTreeMap<String, Vec<(String, OrderDoc)>>,
-    /// Adjustment orders of this phase, per writer, in canonical text, in the
-    /// order written (copies kept: MR3 c).
-    #[serde(default)]
-    pub adjustment: BTreeMap<String, Vec<String>>,
-    /// The mail each writer's orders last came in, and the units it named: a
-    /// new mail replaces what an earlier one said for the same units.
-    #[serde(default)]
-    pub marks: BTreeMap<String, Mark>,
-    /// What the report of the phase just played adds (tallies, adjustments).
-    #[serde(default)]
-    pub report: Vec<String>,
-    /// The rules state at the start of each phase played, for `ROLLBACK`.
-    #[serde(default)]
-    pub snapshots: BTreeMap<String, MastersState>,
-    /// The report lines of each phase played, for `HISTORY`.
-    #[serde(default)]
-    pub history: BTreeMap<String, Vec<String>>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mark {
-    pub mail: String,
-    /// Units (location codes) this mail gave variable-control orders for.
-    pub units: Vec<String>,
-}
-
-impl MastersGame {
-    pub fn new(options: Options) -> MastersGame {
-        let map = map_of(options);
-        MastersGame {
-            rules: MastersState::new(map, great_count(), options),
-            control: BTreeMap::new(),
-            adjustment: BTreeMap::new(),
-            marks: BTreeMap::new(),
-            report: Vec::new(),
-            snapshots: BTreeMap::new(),
-            history: BTreeMap::new(),
-        }
-    }
-}
-
-/// The board of a game with these options.
-pub fn map_of(options: Options) -> &'static Map {
-    if options.has(Rule::MinorPowers) {
-        minors::standard()
-    } else {
-        Map::standard()
-    }
-}
 
 /// `SET MASTERS MR1,MR2` (and `CREATE ... masters=...`): the rules of a forming
 /// game. An empty list plays none.
@@ -164,7 +100,7 @@ fn before_start(state: &mut GameState) {
 /// The Masters Rules a `CREATE` line chooses, as a `SET MASTERS` list, and the
 /// variant the game is created with: `masters` alone plays all six rules;
 /// `masters=MR1,MR2` (after the variant or in its place) chooses.
-pub fn create_options(command: &Command) -> Option<(Option<String>, String)> {
+fn create_options(command: &Command) -> Option<(Option<String>, String)> {
     let Command::Create {
         variant, options, ..
     } = command
@@ -246,7 +182,7 @@ pub fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option
     state.masters.as_ref()?;
     let map = game_map(state);
     let named = crate::grammar::parse_order(map, line).ok()?.power?;
-    let name = crate::game::docs::power_name(map, named);
+    let name = crate::docs::power_name(map, named);
     (!name.eq_ignore_ascii_case(writer)).then(|| {
         format!(
             "an order for a unit of {name} (variable control, MR2) is taken only for the \
@@ -272,7 +208,7 @@ pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
         ));
         for (_, doc) in list {
             if let Ok(o) = doc.to_order(map) {
-                text.push_str(&format!("  {}\n", crate::game::docs::order_text(map, &o)));
+                text.push_str(&format!("  {}\n", crate::docs::order_text(map, &o)));
             }
         }
     }
@@ -379,7 +315,7 @@ pub fn display_names(state: &GameState) -> BTreeMap<String, String> {
         .iter()
         .map(|r| {
             (
-                crate::game::docs::power_name(map, r.power),
+                crate::docs::power_name(map, r.power),
                 game.rules.name(map, &position, r.power),
             )
         })
@@ -436,6 +372,11 @@ pub(super) fn game_map(state: &GameState) -> &'static Map {
 pub struct Masters;
 
 impl Variant for Masters {
+    /// `masters` alone, or `masters=MR1,MR2`: `SET MASTERS` right after.
+    fn create_options(&self, command: &Command) -> Option<(Option<String>, Request)> {
+        create_options(command).map(|(variant, list)| (variant, Request::SetMasters(list)))
+    }
+
     fn takes_masters_rules(&self) -> bool {
         true
     }

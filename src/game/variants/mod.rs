@@ -143,6 +143,16 @@ pub trait Variant: Sync {
         false
     }
 
+    /// The variant's options on a `CREATE` line (before any game exists):
+    /// the variant the game is created with, and a request applied right
+    /// after it. `None`: the line names none of this variant's options.
+    fn create_options(
+        &self,
+        _command: &crate::grammar::Command,
+    ) -> Option<(Option<String>, Request)> {
+        None
+    }
+
     /// A new game's settings for the variant (`CREATE`, `SET VARIANT`).
     fn settings(&self, _settings: &mut Settings) {}
 
@@ -498,7 +508,7 @@ pub trait Variant: Sync {
         _work: &mut Work<'_, '_>,
         _key: &str,
         _record: &PhaseRecord,
-    ) -> Result<Option<Result<super::docs::PositionDoc, String>>, EngineError> {
+    ) -> Result<Option<Result<crate::docs::PositionDoc, String>>, EngineError> {
         Ok(None)
     }
 
@@ -651,13 +661,11 @@ pub fn mail_map(
         .map_or(standard, |v| v.board()))
 }
 
-/// Hook: a variant's options on a `CREATE` line: the variant the game is
-/// created with, and a request applied right after (Masters: `SET MASTERS`).
-pub fn create_options(
-    command: &crate::grammar::Command,
-) -> Option<(Option<String>, super::request::Request)> {
-    masters::create_options(command)
-        .map(|(variant, list)| (variant, super::request::Request::SetMasters(list)))
+/// A variant's options on a `CREATE` line, as the first variant that reads
+/// them gives them: the variant the game is created with, and a request
+/// applied right after (Masters: `SET MASTERS`).
+pub fn create_options(command: &crate::grammar::Command) -> Option<(Option<String>, Request)> {
+    ALL.iter().find_map(|v| v.create_options(command))
 }
 
 #[cfg(test)]

@@ -12,12 +12,11 @@
 //! - No reply, report or error ever tells anything about a map's borders
 //!   (rule 4.3): an order illegal on its map is "not possible on the French map".
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Answer, Audience, Next, Reply, Started, Tell, Variant};
+use crate::docs::{order_text, power_name};
 use crate::game::EngineError;
-use crate::game::docs::{order_text, power_name};
 use crate::game::model::{GameState, Status};
 use crate::game::notice::subject;
 use crate::game::orders_check::{OrderProblem, fits_phase, is_illegal, merge};
@@ -32,6 +31,7 @@ use crate::phase::{Era, Phase, PhaseKind, Season};
 use crate::report::{PhaseReport, names::power_adjective};
 use crate::store::{NewOrder, OutboxAttachment};
 use crate::variant::twilight as rules;
+pub use crate::variant::twilight::game::{Choice, Submitted, TwilightGame};
 
 /// The variant's name in `CREATE` and the game's settings.
 pub const NAME: &str = "twilight";
@@ -42,40 +42,6 @@ pub const VICTORY: u32 = 17;
 
 /// The placement of rule 3: an adjustment phase before Spring 1901 BC.
 pub const PLACEMENT: Phase = Phase::new(Season::Winter, 1900, PhaseKind::Adjustment);
-
-/// What the engine keeps of a Twilight Zone game.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TwilightGame {
-    /// Each player's accepted map, as mailed.
-    #[serde(default)]
-    pub designs: Vec<Submitted>,
-    /// From the start: each power's map, by power name (`None`: the standard
-    /// borders, for a player the Gamemaster started without a map).
-    #[serde(default)]
-    pub maps: Vec<(String, Option<String>)>,
-    /// The Gamemaster asked to start without waiting for every map.
-    #[serde(default)]
-    pub forced: bool,
-    /// The map each order of the current (or just played) phase names.
-    #[serde(default)]
-    pub choices: Vec<Choice>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submitted {
-    pub address: String,
-    pub text: String,
-}
-
-/// An order's map: the order of `power`'s unit in `unit` (province code) in
-/// `phase` uses the map of the power `map`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Choice {
-    pub phase: String,
-    pub power: String,
-    pub unit: String,
-    pub map: String,
-}
 
 fn map() -> &'static Map {
     rules::base()

@@ -9,67 +9,14 @@ use super::super::super::process::{position_of, survivors};
 use super::super::super::work::Work;
 use super::super::{Next, Reply};
 use super::{UNPUBLISHED, deliver, player, suspend};
-use crate::game::docs::power_name;
+use crate::docs::power_name;
 use crate::lots::draw;
 use crate::variant::agora::assistants::Assistant;
+pub use crate::variant::agora::command::AgoraCommand;
 use crate::variant::agora::person;
 use crate::variant::agora::regulations::Cause;
 use crate::variant::agora::tournament::{GmAct, Stage};
 use crate::variant::agora::{Audience, Notice};
-
-/// One tournament command, as the grammar read it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AgoraCommand {
-    GetRegulations(Option<u32>),
-    Propose(String),
-    Withdraw(u32),
-    Vote {
-        proposal: u32,
-        in_favour: bool,
-    },
-    Assistant {
-        address: String,
-        orders: bool,
-        role: String,
-    },
-    Remove(String),
-    Add {
-        address: String,
-        password: String,
-        consented: bool,
-    },
-    Substitute {
-        from: String,
-        to: String,
-        password: String,
-    },
-    Amend(String),
-    End(String),
-    Effect {
-        proposal: u32,
-        text: String,
-    },
-    DeclareDraw,
-    SetWinners(Vec<String>),
-}
-
-impl AgoraCommand {
-    /// The Gamemaster's commands (section 2 and the judge's duties).
-    pub fn for_gamemaster(&self) -> bool {
-        use AgoraCommand::*;
-        matches!(
-            self,
-            Remove(_)
-                | Add { .. }
-                | Substitute { .. }
-                | Amend(_)
-                | End(_)
-                | Effect { .. }
-                | DeclareDraw
-                | SetWinners(_)
-        )
-    }
-}
 
 /// Carries out one command for `sender` in the game `key`; `master`: the sender
 /// signed on as its master. The answer for the reply, or why it was refused.

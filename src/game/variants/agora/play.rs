@@ -4,11 +4,11 @@
 use serde_json::json;
 
 use super::super::super::EngineError;
-use super::super::super::docs::power_name;
 use super::super::super::model::{Outcome, Role};
 use super::super::super::work::Work;
 use super::super::Next;
 use super::{deliver, suspend, suspended};
+use crate::docs::power_name;
 use crate::game::clock::schedule;
 use crate::judge::Position;
 use crate::phase::{PhaseKind, Season};

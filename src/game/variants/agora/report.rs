@@ -2,7 +2,7 @@
 //! and for each contestant eir own votes on open proposals (section 8: the
 //! judge reveals no one's vote to anyone else).
 
-use crate::game::docs::power_name;
+use crate::docs::power_name;
 use crate::game::model::GameState;
 use crate::variant::agora::person;
 use crate::variant::agora::proposals::Status;

@@ -7,8 +7,8 @@
 use super::super::Answer;
 use super::GtdGame;
 use crate::game::EngineError;
-use crate::game::advance::subject;
 use crate::game::model::{Member, Role};
+use crate::game::notice::subject;
 use crate::game::work::Work;
 use crate::store::{hash_password, verify_password};
 

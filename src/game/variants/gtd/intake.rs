@@ -5,9 +5,9 @@
 
 use super::super::Answer;
 use super::{GtdGame, Item, WrittenDoc};
+use crate::docs::{OrderDoc, order_text};
 use crate::game::EngineError;
 use crate::game::describe;
-use crate::game::docs::{OrderDoc, order_text};
 use crate::game::model::{GameState, Status};
 use crate::game::orders_check::check_orders;
 use crate::game::process::{position_of, rules_for};

@@ -11,8 +11,8 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::GtdGame;
+use crate::docs::PositionDoc;
 use crate::game::EngineError;
-use crate::game::docs::PositionDoc;
 use crate::game::model::{GameState, Role};
 use crate::game::process::ResultLine;
 use crate::game::work::Work;

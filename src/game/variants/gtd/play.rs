@@ -7,8 +7,8 @@
 use chrono::{DateTime, Utc};
 
 use super::{Carried, GtdGame, Item, journal, lot_of, report};
+use crate::docs::{PositionDoc, PowerOrderDoc, order_text};
 use crate::game::EngineError;
-use crate::game::docs::{PositionDoc, PowerOrderDoc, order_text};
 use crate::game::model::GameState;
 use crate::game::model::{Outcome, Status};
 use crate::game::process::{self, ResultLine, position_of};
@@ -204,7 +204,7 @@ pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, E
     let position = position_of(map, &g.state)?;
     let mut copy = g.state.clone();
     let mut game = copy.gtd.clone().unwrap_or_default();
-    let stand_in = LotSecret(crate::game::engine::os_secret());
+    let stand_in = LotSecret(crate::game::work::os_secret());
     let played = play(map, &mut game, &position, &stand_in)
         .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
     copy.gtd = Some(game);

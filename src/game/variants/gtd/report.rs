@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 
 use super::GtdGame;
 use super::play::Played;
-use crate::game::advance::deadline_line;
 use crate::game::model::GameState;
+use crate::game::notice::deadline_line;
 use crate::judge::Position;
 use crate::map::{Map, Power};
 use crate::phase::PhaseKind;

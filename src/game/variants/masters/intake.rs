@@ -8,9 +8,9 @@
 //! stay copies.
 
 use super::{Mark, MastersGame, cd_great};
+use crate::docs::{OrderDoc, order_text};
 use crate::game::EngineError;
 use crate::game::describe;
-use crate::game::docs::{OrderDoc, order_text};
 use crate::game::model::GameState;
 use crate::game::orders_check::check_orders;
 use crate::game::process::{self, position_of, rules_for};
