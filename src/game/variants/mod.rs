@@ -10,6 +10,8 @@
 pub mod agora;
 pub mod gtd;
 pub mod masters;
+#[cfg(test)]
+mod toy;
 pub mod twilight;
 
 use chrono::{DateTime, Utc};
@@ -592,6 +594,9 @@ static ALL: &[&dyn Variant] = &[
     &gtd::Gtd,
     &agora::Agora,
     &twilight::Twilight,
+    // Only in the unit tests: a variant known to nothing else (`toy`).
+    #[cfg(test)]
+    &toy::Toy,
 ];
 
 /// The names of the variants this judge runs, as `SET VARIANT` lists them.
