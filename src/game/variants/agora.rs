@@ -45,11 +45,11 @@ use crate::variant::agora::state::Agora as AgoraState;
 use crate::variant::agora::tournament::{CAP, Stage, Tournament};
 use crate::variant::agora::{Audience, Notice, person};
 
-pub use commands::{AgoraCommand, run as command};
-pub use entry::{closed as entry_closed, wakeup as entry_wakeup};
-pub use paths::{adjudicate, order_line, replay_adjudication, route_refusal};
-pub use play::{after_phase, due};
-pub use report::{public_lines, reader_lines};
+pub(crate) use commands::{AgoraCommand, run as command};
+pub(crate) use entry::{closed as entry_closed, wakeup as entry_wakeup};
+pub(crate) use paths::{adjudicate, order_line, replay_adjudication, route_refusal};
+pub(crate) use play::{after_phase, due};
+pub(crate) use report::{public_lines, reader_lines};
 
 /// The regulations until the Gamemaster publishes them (`AMEND REGULATIONS`).
 const UNPUBLISHED: &str =
@@ -58,7 +58,7 @@ const UNPUBLISHED: &str =
 /// Settings the regulations fix: the 2000 rulebook (its civil-disorder rule is
 /// section 24's), missed orders processed as civil disorder (section 24), the
 /// two-day turn of section 15, at most seven contestants.
-pub fn setup(settings: &mut Settings) {
+pub(crate) fn setup(settings: &mut Settings) {
     settings.rules = "2000".to_string();
     settings.nmr = true;
     settings.wait_allowed = false;
@@ -67,7 +67,7 @@ pub fn setup(settings: &mut Settings) {
 }
 
 /// A new tournament with its creator as Gamemaster and Judge (section 0).
-pub fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
+pub(crate) fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
     let tournament = Tournament::new(gamemaster, now, now);
     state.agora = Some(AgoraState::new(
         tournament,
@@ -79,7 +79,7 @@ pub fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime
 /// A person enters by announcement while the window is open and fewer than
 /// seven have entered (section 1): a player with the password given, and the
 /// entry published to the game. Play begins when the seventh enters.
-pub fn join(
+pub(crate) fn join(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -119,7 +119,7 @@ pub fn join(
 
 /// After the generic start gave powers by lot (section 6): the tournament
 /// learns who plays what, and play begins.
-pub fn started(map: &Map, state: &mut GameState) {
+pub(crate) fn started(map: &Map, state: &mut GameState) {
     let members: Vec<(String, Option<String>)> = state
         .members
         .iter()
@@ -145,7 +145,7 @@ fn player(address: &str, password: &str) -> Result<Member, EngineError> {
 
 /// Who may sign on as a power: its contestant, or an assistant e announced as
 /// one who submits orders (section 7). `None`: allowed.
-pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
+pub(crate) fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
     let agora = state.agora.as_ref()?;
     let player = state.player_of(power)?;
     let sender = person(sender);
@@ -163,7 +163,7 @@ pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<S
 /// Logs orders given in one mail with their submitter; when the submitter is
 /// an assistant, tells the contestant what was submitted for eir country and
 /// by whom (section 7). `orders`: (phase, canonical order).
-pub fn orders_given(
+pub(crate) fn orders_given(
     work: &mut Work<'_, '_>,
     key: &str,
     power: &str,
@@ -201,7 +201,7 @@ pub fn orders_given(
 }
 
 /// The Gamemaster starts play only once entry has closed or seven have entered.
-pub fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
+pub(crate) fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
     let t = &state.agora.as_ref()?.tournament;
     if t.contestants.len() < CAP && now < t.entry_closes() {
         return Some(format!(
@@ -215,7 +215,7 @@ pub fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
 /// Early processing: never for movement (orders may be changed until the
 /// deadline, section 15); retreats and adjustments at once, from the orders
 /// given with the movement; nothing while a draw or winners are pending.
-pub fn ready(state: &GameState, kind: PhaseKind) -> bool {
+pub(crate) fn ready(state: &GameState, kind: PhaseKind) -> bool {
     let Some(agora) = &state.agora else {
         return false;
     };
@@ -231,7 +231,7 @@ fn suspended(agora: &AgoraState) -> bool {
 
 /// Sends the core's notices: public ones to everyone in the game, private
 /// ones to their one reader.
-pub fn deliver(
+pub(crate) fn deliver(
     work: &mut Work<'_, '_>,
     key: &str,
     notices: Vec<Notice>,
@@ -267,7 +267,7 @@ fn suspend(state: &mut GameState, at: DateTime<Utc>) {
 
 /// Players' draw and concession votes have no place in the regulations: the
 /// Gamemaster declares a draw (section 9), the judge announces winners (3).
-pub fn vote_refusal(what: &str) -> String {
+pub(crate) fn vote_refusal(what: &str) -> String {
     format!(
         "{what} is not part of the Agora tournament: a draw is declared by the Gamemaster \
          after three game-years without a change of ownership (section 9), and the judge \
@@ -277,7 +277,7 @@ pub fn vote_refusal(what: &str) -> String {
 
 /// Retreat instructions given ahead are a preference list (the `turn`
 /// module): all are kept, in order, without repeats.
-pub fn alternatives(
+pub(crate) fn alternatives(
     existing: &[crate::orders::Order],
     new: &[crate::orders::Order],
 ) -> Vec<crate::orders::Order> {
@@ -292,7 +292,7 @@ pub fn alternatives(
 
 /// Entering a retreat phase: each power's alternatives become, for each of
 /// its dislodged units, the first possible one (section 22: none, disbanded).
-pub fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
+pub(crate) fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
     if position.phase.kind != PhaseKind::Retreat {
         return;
     }

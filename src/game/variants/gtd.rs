@@ -20,10 +20,10 @@ pub mod journal;
 mod play;
 mod report;
 
-pub use crate::variant::gtd::season::Item;
-pub use entry::join;
-pub use intake::{eject, order_summary, resign, take};
-pub use play::{play_phase, predict};
+pub(crate) use crate::variant::gtd::season::Item;
+pub(crate) use entry::join;
+pub(crate) use intake::{eject, order_summary, resign, take};
+pub(crate) use play::{play_phase, predict};
 
 use std::collections::BTreeMap;
 
@@ -49,13 +49,13 @@ use crate::variant::gtd::start::{Entrant, start as opening};
 pub const PLAYERS: usize = 22;
 
 /// The draw function of a game's secret.
-pub fn lot_of(
+pub(crate) fn lot_of(
     secret: &LotSecret,
 ) -> impl FnMut(&str, &[String]) -> Result<lots::Draw, lots::LotError> + '_ {
     move |purpose, candidates| lots::draw(secret, purpose, candidates)
 }
 
-pub fn settings(settings: &mut Settings) {
+pub(crate) fn settings(settings: &mut Settings) {
     settings.players_needed = PLAYERS;
     settings.rules = "1971".to_string();
 }
@@ -63,7 +63,7 @@ pub fn settings(settings: &mut Settings) {
 /// Rules 6-8 on the joined players: countries by preference and lot, units by
 /// lot, the first heads of government; players beyond the seats stand by. The
 /// engine puts the opening board in place and announces it.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
+pub(crate) fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
     let judge = work.judge.clone();
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();
@@ -131,7 +131,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError>
 
 /// Members follow the game: a stand-by player who entered it (rule 1, by an
 /// appointment or rule 27) is a player and receives the reports.
-pub fn sync_roles(state: &mut super::super::model::GameState) {
+pub(crate) fn sync_roles(state: &mut super::super::model::GameState) {
     let Some(game) = &state.gtd else { return };
     let entered: Vec<String> = game
         .seats
@@ -147,13 +147,13 @@ pub fn sync_roles(state: &mut super::super::model::GameState) {
 }
 
 /// Press from a player in the game is signed with their name.
-pub fn press_author(game: &GtdGame, sender: &str) -> Option<String> {
+pub(crate) fn press_author(game: &GtdGame, sender: &str) -> Option<String> {
     let me = game.player_of(sender)?;
     game.state.is_active(me).then(|| me.to_string())
 }
 
 /// Press to countries reaches their heads and every commander of their units.
-pub fn press_reaches(
+pub(crate) fn press_reaches(
     game: &GtdGame,
     state: &super::super::model::GameState,
     address: &str,
@@ -179,7 +179,7 @@ pub fn press_reaches(
 }
 
 /// Master commands that do not fit a running GTD game.
-pub fn master_refusal(request: &super::super::request::Request) -> Option<String> {
+pub(crate) fn master_refusal(request: &super::super::request::Request) -> Option<String> {
     use super::super::request::Request;
     match request {
         Request::SetRules(r) if r != "1971" => {
@@ -192,7 +192,7 @@ pub fn master_refusal(request: &super::super::request::Request) -> Option<String
 /// `BECOME <who>`: the Gamemaster speaks for a player (by name or address),
 /// or for the head of government of a country (by its name); the address
 /// the orders are then taken from, and who that is.
-pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), String> {
+pub(crate) fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), String> {
     let who = who.trim();
     if let Some(seat) = game
         .seats
@@ -229,7 +229,7 @@ pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), Stri
 }
 
 /// Rule 1: a GTD game begins with twenty-two players, even when forced.
-pub fn may_begin(state: &super::super::model::GameState) -> Option<String> {
+pub(crate) fn may_begin(state: &super::super::model::GameState) -> Option<String> {
     let n = state.players().count();
     (n < PLAYERS)
         .then(|| format!("rule 1: a GTD game begins with {PLAYERS} players; {n} have joined"))

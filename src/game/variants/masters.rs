@@ -13,8 +13,8 @@ mod play;
 
 use std::collections::BTreeMap;
 
-pub use intake::{take_power_orders, take_variant_order};
-pub use play::adjudicate;
+pub(crate) use intake::{take_power_orders, take_variant_order};
+pub(crate) use play::adjudicate;
 
 use super::{Answer, Standard, Variant};
 use crate::game::EngineError;
@@ -38,7 +38,7 @@ pub const VARIANT: &str = "masters";
 
 /// `SET MASTERS MR1,MR2` (and `CREATE ... masters=...`): the rules of a forming
 /// game. An empty list plays none.
-pub fn set_options(state: &mut GameState, list: &str) -> Answer {
+pub(crate) fn set_options(state: &mut GameState, list: &str) -> Answer {
     let options: Options = list.parse().map_err(|e| format!("{e}"))?;
     if state.status != Status::Forming {
         return Err(format!(
@@ -122,7 +122,7 @@ fn create_options(command: &Command) -> Option<(Option<String>, String)> {
 
 /// Great powers in civil disorder: nobody plays them, or their player left
 /// them (abandoned). Minors and rebels always are (MR1 c, MR3 a).
-pub fn cd_great(map: &Map, state: &GameState) -> Vec<Power> {
+pub(crate) fn cd_great(map: &Map, state: &GameState) -> Vec<Power> {
     (0..great_count().min(map.powers().len()))
         .map(|i| Power(i as u8))
         .filter(|p| {
@@ -133,7 +133,7 @@ pub fn cd_great(map: &Map, state: &GameState) -> Vec<Power> {
 }
 
 /// The lines the report of the phase just played adds.
-pub fn report_lines(state: &GameState) -> Vec<String> {
+pub(crate) fn report_lines(state: &GameState) -> Vec<String> {
     state
         .masters
         .as_ref()
@@ -145,7 +145,7 @@ pub fn report_lines(state: &GameState) -> Vec<String> {
 /// anyone may have something to do there (rebels, annexation, aid, disbands,
 /// votes for powers in civil disorder), not only those the judge owes builds
 /// or removals. `WAIVE` says "nothing". Other phases: the generic way.
-pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
+pub(crate) fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
     let game = state.masters.as_ref()?;
     if kind != crate::phase::PhaseKind::Adjustment {
         return None;
@@ -167,7 +167,7 @@ pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
 /// Has `power` written variable-control orders this phase? Its own units left
 /// without orders then hold by choice: MR2 b lets a player spend orders on
 /// units in civil disorder instead of its own, so it is not late.
-pub fn wrote_variable_control(state: &GameState, power: &str) -> bool {
+pub(crate) fn wrote_variable_control(state: &GameState, power: &str) -> bool {
     state
         .masters
         .as_ref()
@@ -178,7 +178,7 @@ pub fn wrote_variable_control(state: &GameState, power: &str) -> bool {
 /// Variable control is decided on the board of the phase it is written in
 /// (MR2 a: eligibility "at that time"), so an order for another power's unit
 /// is not kept for a later phase or an `IF` block: refused, never voided later.
-pub fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option<String> {
+pub(crate) fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option<String> {
     state.masters.as_ref()?;
     let map = game_map(state);
     let named = crate::grammar::parse_order(map, line).ok()?.power?;
@@ -192,7 +192,7 @@ pub fn kept_order_refusal(state: &GameState, writer: &str, line: &str) -> Option
 }
 
 /// The sender's Masters orders kept for the deadline, for the end of a reply.
-pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
+pub(crate) fn order_summary(state: &GameState, sender: &str) -> Option<String> {
     let game = state.masters.as_ref()?;
     let power = state
         .players()
@@ -228,7 +228,7 @@ pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
 
 /// After `ROLLBACK` to the start of `phase`: the rules state as it was then
 /// (rebels, owners at the previous adjustment), and no orders kept.
-pub fn rolled_back(state: &mut GameState, phase: &str) {
+pub(crate) fn rolled_back(state: &mut GameState, phase: &str) {
     let Some(game) = state.masters.as_mut() else {
         return;
     };
@@ -250,7 +250,7 @@ pub fn rolled_back(state: &mut GameState, phase: &str) {
 /// Rebels in the results listing are named as the rules name them
 /// (`Rebel A MOS`, `Rebel Moscow`), not by power number; a rebel the phase
 /// removed, as the rules named it when the phase began.
-pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
+pub(crate) fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
     let (Some(game), map) = (state.masters.as_ref(), game_map(state)) else {
         return;
     };
@@ -262,7 +262,7 @@ pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
 /// A stored phase reported again (`HISTORY`): rebels named as the rules named
 /// them when the phase was played (its opening state; a rebel raised in it, as
 /// the rules name it now).
-pub fn edit_history_report(
+pub(crate) fn edit_history_report(
     state: &GameState,
     phase: &str,
     report: &mut crate::report::PhaseReport,
@@ -303,7 +303,7 @@ fn relabel(map: &Map, rules: &[&MastersState], report: &mut crate::report::Phase
 
 /// Names shown for rebels where the board stores them by number (`power 7`
 /// -> `Rebel A MOS`, `Rebel Moscow`), for `LIST`.
-pub fn display_names(state: &GameState) -> BTreeMap<String, String> {
+pub(crate) fn display_names(state: &GameState) -> BTreeMap<String, String> {
     let (Some(game), map) = (state.masters.as_ref(), game_map(state)) else {
         return BTreeMap::new();
     };
@@ -326,7 +326,7 @@ pub fn display_names(state: &GameState) -> BTreeMap<String, String> {
 /// stored, each done, and the board after as stored; the Masters lines (rebels,
 /// annexation, aid, votes) come from the phase's kept report. The standard judge
 /// would refuse what only Masters allows (a rebel's build, a vote's build).
-pub fn replay_adjustment(
+pub(crate) fn replay_adjustment(
     orders: &[crate::orders::PowerOrder],
     after: &crate::judge::Position,
 ) -> crate::judge::Adjudication {
@@ -354,7 +354,7 @@ pub fn replay_adjustment(
 }
 
 /// The lines the report of a stored phase had.
-pub fn history_lines(state: &GameState, phase: &str) -> Vec<String> {
+pub(crate) fn history_lines(state: &GameState, phase: &str) -> Vec<String> {
     state
         .masters
         .as_ref()

@@ -52,7 +52,7 @@ pub struct Reply {
 
 impl Reply {
     /// An answer after which nothing follows.
-    pub fn only(answer: Answer) -> Reply {
+    pub(crate) fn only(answer: Answer) -> Reply {
         Reply {
             answer,
             next: Next::Nothing,
@@ -600,13 +600,13 @@ static ALL: &[&dyn Variant] = &[
 ];
 
 /// The names of the variants this judge runs, as `SET VARIANT` lists them.
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     ALL.iter().map(|v| v.name()).collect()
 }
 
 /// The variant a name stands for (`CREATE`, `SET VARIANT`, the settings);
 /// an empty name is the standard game.
-pub fn named(name: &str) -> Option<&'static dyn Variant> {
+pub(crate) fn named(name: &str) -> Option<&'static dyn Variant> {
     if name.is_empty() {
         return Some(&Standard);
     }
@@ -618,18 +618,18 @@ pub fn named(name: &str) -> Option<&'static dyn Variant> {
 /// The variant a game plays: the one its settings name, as its state refines
 /// it. A name this judge does not run (never stored by `CREATE` or `SET
 /// VARIANT`) plays the standard game.
-pub fn of(state: &GameState) -> &'static dyn Variant {
+pub(crate) fn of(state: &GameState) -> &'static dyn Variant {
     let named = named(&state.settings.variant).unwrap_or(&Standard);
     named.refined(state).unwrap_or(named)
 }
 
 /// Hook: `SET MASTERS` (and the Masters Rules chosen at `CREATE`).
-pub fn set_masters(state: &mut GameState, list: &str) -> Answer {
+pub(crate) fn set_masters(state: &mut GameState, list: &str) -> Answer {
     masters::set_options(state, list)
 }
 
 /// The Agora tournament's commands (`answer` for the reply line).
-pub fn agora_command(
+pub(crate) fn agora_command(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -642,7 +642,7 @@ pub fn agora_command(
 /// Hook: the map a mail is read with: that of the game its first `SIGNON`,
 /// `OBSERVE` or `JOIN` names, when the game's variant has its own (Masters
 /// minor powers); else the standard map.
-pub fn mail_map(
+pub(crate) fn mail_map(
     tx: &crate::store::Tx<'_>,
     body: &crate::grammar::Body,
 ) -> Result<&'static crate::map::Map, EngineError> {
@@ -669,7 +669,9 @@ pub fn mail_map(
 /// A variant's options on a `CREATE` line, as the first variant that reads
 /// them gives them: the variant the game is created with, and a request
 /// applied right after (Masters: `SET MASTERS`).
-pub fn create_options(command: &crate::grammar::Command) -> Option<(Option<String>, Request)> {
+pub(crate) fn create_options(
+    command: &crate::grammar::Command,
+) -> Option<(Option<String>, Request)> {
     ALL.iter().find_map(|v| v.create_options(command))
 }
 

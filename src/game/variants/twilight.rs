@@ -54,7 +54,7 @@ fn game_of(state: &GameState) -> TwilightGame {
 // ----- map submission -----
 
 /// `MAP ... ENDMAP` from a player of a forming game.
-pub fn submit(
+pub(crate) fn submit(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -178,7 +178,7 @@ fn all_maps_in(state: &GameState) -> bool {
 }
 
 /// `FORCE BEGIN`: start without waiting for the missing maps.
-pub fn force(state: &mut GameState) {
+pub(crate) fn force(state: &mut GameState) {
     state
         .twilight
         .get_or_insert_with(TwilightGame::default)
@@ -281,7 +281,7 @@ fn uses_map(order: &Order) -> bool {
 
 /// Every order of a power's player for the current phase: read with the map
 /// its line names, checked on that map, stored with it.
-pub fn take_power_orders(
+pub(crate) fn take_power_orders(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -398,7 +398,7 @@ fn named_map(text: &str, kind: PhaseKind) -> Option<Power> {
 }
 
 /// A current order with the map it uses, for the reply's summary.
-pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
+pub(crate) fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
     let p = map().power(power)?;
     let phase = state.phase_name()?;
     let on = choice_of(state, phase, p, order.unit());
@@ -407,7 +407,7 @@ pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<Strin
 
 /// An order kept for a later phase or an `IF` block may not name a map: the
 /// map is read and checked with the order, in the phase it is for.
-pub fn kept_order_refusal(line: &str) -> Option<String> {
+pub(crate) fn kept_order_refusal(line: &str) -> Option<String> {
     let named = crate::grammar::parse_order(map(), line).ok()?.map?;
     Some(format!(
         "orders for a later phase or in an IF block cannot name a map (here the {} map); \
@@ -525,7 +525,7 @@ fn problem_text(problem: &OrderProblem, order: &Order, on: Power) -> String {
 /// The phase adjudicated with each order on the map it names, everything
 /// else on the union of the players' maps. Units not placed in the placement
 /// phase are placed as armies.
-pub fn adjudicate(
+pub(crate) fn adjudicate(
     rules: &Rules,
     state: &mut GameState,
     position: &Position,
@@ -538,7 +538,7 @@ pub fn adjudicate(
 }
 
 /// A stored phase adjudicated again (for `HISTORY`), each order on the map it named.
-pub fn replay_adjudication(
+pub(crate) fn replay_adjudication(
     state: &GameState,
     position: &Position,
     given: &[PowerOrder],
@@ -577,7 +577,7 @@ fn adjudicate_given(
 }
 
 /// The game went back to the start of `phase`: the maps named from then on go.
-pub fn rolled_back(state: &mut GameState, phase: &str) {
+pub(crate) fn rolled_back(state: &mut GameState, phase: &str) {
     let Ok(from) = phase.parse::<Phase>() else {
         return;
     };
@@ -613,7 +613,7 @@ fn place_missing(position: &Position, given: &mut Vec<PowerOrder>) {
 /// The season report as Twilight Zone prints it: years BC, every order with
 /// the map it used, failures on a map told without its borders, and no list
 /// of where a dislodged unit may retreat (that would show a map).
-pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
+pub(crate) fn edit_report(state: &GameState, report: &mut PhaseReport) {
     report.era = Era::BeforeChrist;
     let phase = report.phase.to_string();
     for o in &mut report.orders {

@@ -12,7 +12,7 @@ use super::{UNPUBLISHED, deliver, player, suspend};
 use crate::docs::power_name;
 use crate::lots::draw;
 use crate::variant::agora::assistants::Assistant;
-pub use crate::variant::agora::command::AgoraCommand;
+pub(crate) use crate::variant::agora::command::AgoraCommand;
 use crate::variant::agora::person;
 use crate::variant::agora::regulations::Cause;
 use crate::variant::agora::tournament::{GmAct, Stage};
@@ -20,7 +20,7 @@ use crate::variant::agora::{Audience, Notice};
 
 /// Carries out one command for `sender` in the game `key`; `master`: the sender
 /// signed on as its master. The answer for the reply, or why it was refused.
-pub fn run(
+pub(crate) fn run(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,

@@ -8,7 +8,7 @@ use crate::variant::agora::proposals::Status;
 
 /// Why the Gamemaster's commands cannot be run for proposal `n`: only an
 /// enacted proposal changed the regulations, so only its effect is carried out.
-pub fn refusal(state: &GameState, n: u32) -> Option<String> {
+pub(crate) fn refusal(state: &GameState, n: u32) -> Option<String> {
     let Some(agora) = state.agora.as_ref() else {
         return Some("this game is not an Agora tournament".into());
     };
@@ -32,7 +32,7 @@ pub fn refusal(state: &GameState, n: u32) -> Option<String> {
 
 /// The effects logged for enacted proposals up to regulations version
 /// `upto`, as `GET REGULATIONS` lists them.
-pub fn log_lines(state: &GameState, upto: u32) -> Vec<String> {
+pub(crate) fn log_lines(state: &GameState, upto: u32) -> Vec<String> {
     let Some(agora) = state.agora.as_ref() else {
         return Vec::new();
     };

@@ -14,7 +14,7 @@ use crate::variant::agora::tournament::{CAP, MIN_TO_PLAY, Stage};
 
 /// When the clock must call for a forming tournament: when entry closes, once
 /// the regulations are published (the window counts from publication).
-pub fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
+pub(crate) fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
     let agora = state.agora.as_ref()?;
     let unpublished = agora.regulations.current().text == UNPUBLISHED;
     if state.status != Status::Forming
@@ -31,7 +31,7 @@ pub fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
 /// section 6) and, fewer than seven having entered, the Gamemaster is
 /// reminded e may end the tournament (section 2); with too few, the game
 /// waits for the Gamemaster.
-pub fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<Next, EngineError> {
+pub(crate) fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<Next, EngineError> {
     let now = work.now;
     let state = &work.game(key).state;
     let Some(at) = wakeup(state).filter(|at| *at <= now) else {

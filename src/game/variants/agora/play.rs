@@ -17,7 +17,7 @@ use crate::variant::agora::person;
 /// After a phase is processed: when a turn is complete (the board is at a
 /// movement phase again), contestants who cease stop playing their powers,
 /// the draw clock counts a Fall, and a sole survivor is given notice of victory.
-pub fn after_phase(
+pub(crate) fn after_phase(
     work: &mut Work<'_, '_>,
     key: &str,
     after: &Position,
@@ -60,7 +60,7 @@ pub fn after_phase(
 /// The clock's call for an Agora game: a declared draw or announced winners
 /// whose notice has run are carried out and end the game. `None`: the clock
 /// goes on as for any game; `Some(n)`: handled, `n` phases processed.
-pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<Next>, EngineError> {
+pub(crate) fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<Next>, EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();

@@ -11,7 +11,7 @@ use crate::variant::agora::state::Agora;
 /// The tournament's public state: the regulations' version, who plays what,
 /// the open proposals (never a count before enactment), the draw clock and
 /// any pending announcement.
-pub fn public_lines(state: &GameState) -> Vec<String> {
+pub(crate) fn public_lines(state: &GameState) -> Vec<String> {
     let Some(agora) = &state.agora else {
         return Vec::new();
     };
@@ -64,7 +64,7 @@ fn open_proposals(agora: &Agora) -> Vec<String> {
 }
 
 /// The reader's own votes on open proposals; empty for anyone else.
-pub fn reader_lines(state: &GameState, reader: &str) -> String {
+pub(crate) fn reader_lines(state: &GameState, reader: &str) -> String {
     let Some(agora) = &state.agora else {
         return String::new();
     };

@@ -22,7 +22,11 @@ use crate::variant::gtd::politics::remove_player;
 
 /// `RESIGN` (rule 22): out of the game at once; the units hold until their
 /// head of government appoints new commanders (rule 23).
-pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
+pub(crate) fn resign(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
@@ -46,7 +50,7 @@ pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer
 }
 
 /// One order line of `sender`.
-pub fn take(
+pub(crate) fn take(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -311,7 +315,7 @@ fn political(
 }
 
 /// The writer's orders kept for this phase, for the end of each reply.
-pub fn order_summary(game: &GtdGame, sender: &str) -> String {
+pub(crate) fn order_summary(game: &GtdGame, sender: &str) -> String {
     let Some(me) = game.player_of(sender) else {
         return String::new();
     };
@@ -334,7 +338,7 @@ pub fn order_summary(game: &GtdGame, sender: &str) -> String {
 
 /// The Gamemaster's removal of a player (rule 22, play death): out of the
 /// game; the units hold until the head appoints new commanders (23).
-pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+pub(crate) fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;

@@ -89,7 +89,10 @@ fn rules() -> Rules {
 /// The deadline of a GTD game: the phase played (the state moves on, the
 /// end comes if a country has eighteen centers, rule 2), for the engine to
 /// record, report with the board picture, and end.
-pub fn play_phase(work: &mut Work<'_, '_>, key: &str) -> Result<process::Played, EngineError> {
+pub(crate) fn play_phase(
+    work: &mut Work<'_, '_>,
+    key: &str,
+) -> Result<process::Played, EngineError> {
     let g = work.game_mut(key);
     let map = crate::map::Map::standard();
     let secret = g.lot_secret()?;
@@ -198,7 +201,7 @@ impl OwnResults for Played {
 /// orders given so far, reported as the Gamemaster would get it; nothing is
 /// stored. Lots are drawn with a fresh secret from the operating system, not
 /// the game's, so the game's draws stay unknown until the deadline.
-pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
+pub(crate) fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
     let g = work.game(key);
     let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
@@ -219,7 +222,7 @@ pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, E
 }
 
 /// Plays the current phase of `game` on `position`.
-pub fn play(
+pub(crate) fn play(
     map: &Map,
     game: &mut GtdGame,
     position: &Position,

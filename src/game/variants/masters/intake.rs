@@ -40,7 +40,7 @@ fn unit_for(position: &Position, order: &Order) -> Option<Unit> {
 
 /// Orders of `power`'s player the variant takes: one answer per order,
 /// `None` for those left to the generic way (the player's own units).
-pub fn take_power_orders(
+pub(crate) fn take_power_orders(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -134,7 +134,7 @@ fn control_order(
 }
 
 /// A Masters adjustment order (`BUILD REBEL`, `ANNEX`, `AID`) from `sender`.
-pub fn take_variant_order(
+pub(crate) fn take_variant_order(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
