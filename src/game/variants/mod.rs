@@ -618,7 +618,7 @@ pub(crate) fn named(name: &str) -> Option<&'static dyn Variant> {
 /// The variant a game plays: the one its settings name, as its state refines
 /// it. A name this judge does not run (never stored by `CREATE` or `SET
 /// VARIANT`) plays the standard game.
-pub(crate) fn of(state: &GameState) -> &'static dyn Variant {
+pub fn of(state: &GameState) -> &'static dyn Variant {
     let named = named(&state.settings.variant).unwrap_or(&Standard);
     named.refined(state).unwrap_or(named)
 }
