@@ -1,6 +1,6 @@
 //! The engine side of the `agora` variant (rules in `crate::variant::agora`).
 //!
-//! Where it plugs in (each through one dispatch function in `variants`):
+//! Where it plugs in (each a hook of `Variant`, in `Agora`):
 //! - creation: the settings of section 15 and an empty tournament with the
 //!   creator as Gamemaster (`setup`);
 //! - joining: `ENTER` / `SIGNON ?game` enters the tournament (`join`);

@@ -1,15 +1,17 @@
 //! The engine side of the `gtd` variant (rules in `crate::variant::gtd`).
 //!
-//! Where GTD plugs into the engine (each through one hook in `variants`):
+//! Where GTD plugs into the engine (each a hook of `Variant`, in `Gtd`):
 //! - `settings`: a GTD game needs 22 players and plays the 1971 rules (rule 3).
-//! - `start`: players to countries and units by the game's lot (rules 6-8).
+//! - `start`: players to countries and units by the game's lot (rules 6-8);
+//!   the engine puts the opening board in place and announces it.
 //! - `join`: after the start, `SIGNON ?game` signs a player on as themselves
 //!   (players are not powers); from a newcomer it is a request to enter, which
 //!   the Gamemaster answers with `APPROVE` or `REFUSE` (rule 1, `entry`).
 //! - `take`: every order line, movement or political, from the player who
 //!   writes it; kept as written until the deadline (`intake`).
-//! - `process_one`: a phase played by `play`, recorded, and reported to each
-//!   reader (`report`); the Final Place List when a country has 18 centers.
+//! - `play`: a phase played by `play::play`; the engine records it and mails
+//!   each reader GTD's own report (`report`) with the board picture, and the
+//!   Final Place List when a country has 18 centers.
 //! - `restore`, `history_texts`: `ROLLBACK` and `HISTORY` from the GTD state
 //!   and public report each phase leaves in the event log (`journal`).
 //! - `predict`, `become_player`: the Gamemaster's `PREDICT` and `BECOME`.
