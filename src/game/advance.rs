@@ -6,10 +6,11 @@ use serde_json::json;
 
 use super::EngineError;
 use super::assign::{Applicant, assign_powers};
+pub use super::clock::late_powers;
 use super::clock::played_powers;
-pub use super::clock::{late_powers, reschedule_for_absences, schedule};
+pub(crate) use super::clock::{reschedule_for_absences, schedule};
 use super::model::{GameState, Outcome, Role, Status};
-pub use super::notice::{broadcast, deadline_line, subject};
+pub(crate) use super::notice::{broadcast, deadline_line, subject};
 use super::orders_check::owes_orders;
 use super::process::{self, position_of, survivors};
 use super::results;
@@ -23,7 +24,11 @@ use crate::store::NewPhase;
 
 /// Every power that owes orders has complete orders, at least one power owes
 /// orders, and nobody asked to wait.
-pub fn ready(variant: &dyn Variant, map: &Map, state: &GameState) -> Result<bool, EngineError> {
+pub(crate) fn ready(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<bool, EngineError> {
     if state.status != Status::Active
         || state
             .members
@@ -45,7 +50,7 @@ pub fn ready(variant: &dyn Variant, map: &Map, state: &GameState) -> Result<bool
 
 /// Starts a forming game: powers by preference and lot, the opening board,
 /// the first deadline, and an announcement to everyone.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+pub(crate) fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let g = work.game_mut(key);
     g.variant.before_start(&mut g.state);
     g.resolve_variant();
@@ -182,7 +187,7 @@ fn opening_position(variant: &dyn Variant, state: &GameState) -> String {
 
 /// Processes the current phase now, whatever orders are missing (civil
 /// disorder for them), then every following phase that is already complete.
-pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let mut count = 0;
     loop {
         process_one(work, key)?;
@@ -195,7 +200,7 @@ pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineEr
 }
 
 /// Processes when every order is in (early processing). Returns phases processed.
-pub fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let g = work.game(key);
     let map = g.map();
     if !ready(g.variant, map, &g.state)? {
@@ -318,7 +323,11 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
 }
 
 /// Ends the game with `outcome`.
-pub fn finish(work: &mut Work<'_, '_>, key: &str, outcome: Outcome) -> Result<(), EngineError> {
+pub(crate) fn finish(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    outcome: Outcome,
+) -> Result<(), EngineError> {
     let g = work.game_mut(key);
     g.state.outcome = Some(outcome);
     g.state.status = Status::Finished;
@@ -397,7 +406,7 @@ fn give_back_diaries(work: &mut Work<'_, '_>, state: &GameState, id: Option<crat
 
 /// What the clock asks for a game at `now`: process, send late notices, put
 /// late powers in civil disorder or mark them abandoned.
-pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game(key);
@@ -515,7 +524,7 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
 }
 
 /// Powers that need a player: abandoned ones, and surviving powers nobody plays.
-pub fn vacant_powers(
+pub(crate) fn vacant_powers(
     variant: &dyn Variant,
     map: &Map,
     state: &GameState,
@@ -532,7 +541,7 @@ pub fn vacant_powers(
 /// Hands `power` to the first player on the stand-by list, if any: the old
 /// player leaves the game, the new one plays with the password they joined
 /// with and gets a fresh deadline. Returns the new player's address.
-pub fn replace_with_standby(
+pub(crate) fn replace_with_standby(
     work: &mut Work<'_, '_>,
     key: &str,
     power: &str,
@@ -614,7 +623,7 @@ pub fn replace_with_standby(
 }
 
 /// Checks votes after a change: a unanimous draw or a concession ends the game.
-pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+pub(crate) fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
     let g = work.game(key);
     if g.state.status != Status::Active && g.state.status != Status::Paused {
         return Ok(false);
@@ -672,13 +681,17 @@ pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineErr
 }
 
 /// JSON text of a stored document (plain data: serialising cannot fail).
-pub fn to_json<T: serde::Serialize>(v: &T) -> String {
+pub(crate) fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
 }
 
 /// Sends a variant's mail about a game: to everyone with the deadline line,
 /// or to the masters as it is.
-pub fn send_tell(work: &mut Work<'_, '_>, key: &str, tell: &Tell) -> Result<(), EngineError> {
+pub(crate) fn send_tell(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    tell: &Tell,
+) -> Result<(), EngineError> {
     let g = work.game(key);
     let (id, state) = (g.row.id, g.state.clone());
     match tell.to {
@@ -700,7 +713,7 @@ pub fn send_tell(work: &mut Work<'_, '_>, key: &str, tell: &Tell) -> Result<(), 
 }
 
 /// What follows a variant's answer: the start or the end of the game.
-pub fn follow(work: &mut Work<'_, '_>, key: &str, next: Next) -> Result<(), EngineError> {
+pub(crate) fn follow(work: &mut Work<'_, '_>, key: &str, next: Next) -> Result<(), EngineError> {
     match next {
         Next::Nothing => Ok(()),
         Next::Start => start(work, key),

@@ -13,7 +13,7 @@ use super::work::Loaded;
 use crate::docs::PositionDoc;
 use crate::store::Tx;
 
-pub fn help() -> String {
+pub(crate) fn help() -> String {
     "Commands: SIGNON <power><game> <password>, SIGNON ?<game> <password>, CREATE ?<game> <password>, \
      OBSERVE <game> <password>, LIST [game], SUMMARY [game], HISTORY [game], WHOGAME [game], \
      SET PREFERENCE <powers>, SET WAIT | NOWAIT, SET DRAW [powers] | NO DRAW, SET CONCEDE <power> | NO CONCEDE, \
@@ -24,7 +24,7 @@ pub fn help() -> String {
         .to_string()
 }
 
-pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
+pub(crate) fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     let mut out = String::from("Games on this judge:\n");
     for g in tx.games(None)? {
         // `SET NOLIST`: shown only to those who name the game.
@@ -49,7 +49,7 @@ pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     Ok(out)
 }
 
-pub fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+pub(crate) fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     let state = &g.state;
     let mut out = format!(
         "Game {}: {} ({} rules), {:?}, press {:?}, {}.\n",
@@ -80,7 +80,7 @@ pub fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     out
 }
 
-pub fn whogame(state: &GameState) -> String {
+pub(crate) fn whogame(state: &GameState) -> String {
     let mut out = String::from("Members:\n");
     for m in &state.members {
         let role = match m.role {
@@ -95,7 +95,7 @@ pub fn whogame(state: &GameState) -> String {
     out
 }
 
-pub fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
+pub(crate) fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
     let (game, state) = (g.row.id, &g.state);
     let mut out = format!("Summary of {}:\n", state.name);
     let names = g.variant.display_names(state);
@@ -130,7 +130,7 @@ pub fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
 
 /// At most `lines` lines of `text` (njudge's `HISTORY ... LINES n`), saying
 /// where it was cut.
-pub fn cut_to_lines(text: String, lines: Option<u32>) -> String {
+pub(crate) fn cut_to_lines(text: String, lines: Option<u32>) -> String {
     let Some(n) = lines else { return text };
     let total = text.lines().count();
     if total <= n as usize {
@@ -150,7 +150,7 @@ pub fn cut_to_lines(text: String, lines: Option<u32>) -> String {
 
 /// The reports of the phases processed between `from` and `to` (either
 /// open), as `who` may see them.
-pub fn history(
+pub(crate) fn history(
     tx: &Tx<'_>,
     g: &Loaded,
     judge: &str,

@@ -34,7 +34,11 @@ fn absences(map: &Map, state: &GameState, position: &Position) -> Vec<Absence> {
 }
 
 /// Sets the deadline of the current phase, counted from `now`.
-pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<(), EngineError> {
+pub(crate) fn schedule(
+    map: &Map,
+    state: &mut GameState,
+    now: DateTime<Utc>,
+) -> Result<(), EngineError> {
     let position = position_of(map, state)?;
     let sched = state
         .settings
@@ -52,7 +56,7 @@ pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<
 }
 
 /// Re-checks the current deadline against absences (after `SET ABSENCE`).
-pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), EngineError> {
+pub(crate) fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), EngineError> {
     let Some(deadline) = state.clock.deadline else {
         return Ok(());
     };

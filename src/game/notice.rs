@@ -10,7 +10,7 @@ use super::work::Work;
 use crate::schedule;
 
 /// `judge:game - phase what`, the subject of a mail about a game.
-pub fn subject(judge: &str, state: &GameState, what: &str) -> String {
+pub(crate) fn subject(judge: &str, state: &GameState, what: &str) -> String {
     let phase = state.phase_name().unwrap_or("");
     let mut s = format!("{judge}:{}", state.name);
     if !phase.is_empty() {
@@ -25,7 +25,7 @@ pub fn subject(judge: &str, state: &GameState, what: &str) -> String {
 }
 
 /// `:: Deadline: S1901M Mon Nov 23 2026 23:30 GMT (2 days, 1 hour)`, in `tz`.
-pub fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+pub(crate) fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     match (state.status, state.clock.deadline, state.phase_name()) {
         (Status::Active, Some(d), Some(p)) => {
             format!(
@@ -42,7 +42,7 @@ pub fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -
 }
 
 /// Sends `body` to everyone in the game, each with the deadline in their zone.
-pub fn broadcast(
+pub(crate) fn broadcast(
     work: &mut Work<'_, '_>,
     state: &GameState,
     subject: &str,

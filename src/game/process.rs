@@ -63,7 +63,7 @@ pub fn map_for(variant: &str) -> Result<&'static Map, ProcessError> {
         .ok_or_else(|| ProcessError::UnknownVariant(variant.to_string()))
 }
 
-pub fn rules_for(state: &GameState) -> Rules {
+pub(crate) fn rules_for(state: &GameState) -> Rules {
     Rules::preset(state.settings.rules.parse::<Edition>().unwrap_or_default())
 }
 
@@ -72,7 +72,7 @@ pub fn victory_count(map: &Map) -> u32 {
     map.supply_centers().len() / 2 + 1
 }
 
-pub fn position_of(map: &Map, state: &GameState) -> Result<Position, ProcessError> {
+pub(crate) fn position_of(map: &Map, state: &GameState) -> Result<Position, ProcessError> {
     Ok(state
         .position
         .as_ref()
@@ -91,7 +91,7 @@ pub fn orders_of(map: &Map, state: &GameState, power: &str) -> Result<Vec<Order>
 }
 
 /// Powers with units or centers.
-pub fn survivors(map: &Map, position: &Position) -> Vec<Power> {
+pub(crate) fn survivors(map: &Map, position: &Position) -> Vec<Power> {
     (0..map.powers().len() as u8)
         .map(Power)
         .filter(|&p| position.unit_count(p) > 0 || !position.centers_of(p).is_empty())
@@ -99,7 +99,7 @@ pub fn survivors(map: &Map, position: &Position) -> Vec<Power> {
 }
 
 /// Processes the current phase of `state` and moves it to the next one.
-pub fn process(
+pub(crate) fn process(
     variant: &dyn Variant,
     map: &Map,
     state: &mut GameState,
@@ -160,7 +160,12 @@ pub fn process(
 
 /// Puts `position` on the board as the new current phase: clears the orders
 /// and per-phase flags, and brings in orders stored for this phase.
-pub fn enter_phase(variant: &dyn Variant, map: &Map, state: &mut GameState, position: &Position) {
+pub(crate) fn enter_phase(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &mut GameState,
+    position: &Position,
+) {
     state.position = Some(PositionDoc::from_position(map, position));
     state.orders.clear();
     state.clock = Default::default();
@@ -227,7 +232,7 @@ fn solo_winner(map: &Map, position: &Position, centers: Option<u32>) -> Option<P
 }
 
 /// Stores a power's order set for the current phase.
-pub fn set_orders(map: &Map, state: &mut GameState, power: Power, orders: &[Order]) {
+pub(crate) fn set_orders(map: &Map, state: &mut GameState, power: Power, orders: &[Order]) {
     let list: Vec<OrderDoc> = orders
         .iter()
         .map(|o| OrderDoc::from_order(map, o))

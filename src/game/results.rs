@@ -16,7 +16,12 @@ use crate::store::PhaseRecord;
 
 /// How a reader takes part in the game: master, the player of a power, or
 /// else an observer.
-pub fn recipient(map: &Map, state: &GameState, address: &str, zone: chrono_tz::Tz) -> Recipient {
+pub(crate) fn recipient(
+    map: &Map,
+    state: &GameState,
+    address: &str,
+    zone: chrono_tz::Tz,
+) -> Recipient {
     let mine = |m: &&super::model::Member| m.address.eq_ignore_ascii_case(address);
     let role = if state.masters().any(|m| mine(&m)) {
         report::Role::Master
@@ -47,7 +52,7 @@ fn info(state: &GameState, judge: &str, seq: u32) -> GameInfo {
 }
 
 /// The report of a phase just adjudicated; `state` is the game after it.
-pub fn report_of(
+pub(crate) fn report_of(
     variant: &dyn Variant,
     map: &Map,
     state: &GameState,
@@ -74,12 +79,12 @@ pub fn report_of(
 }
 
 /// The text `who` receives. The standard game hides nothing.
-pub fn text_for(map: &Map, phase: &PhaseReport, who: &Recipient) -> String {
+pub(crate) fn text_for(map: &Map, phase: &PhaseReport, who: &Recipient) -> String {
     report::report_text(map, phase, &Public, who)
 }
 
 /// A stored phase, reported again (for `HISTORY`); `None` if unreadable.
-pub fn replay(
+pub(crate) fn replay(
     variant: &dyn Variant,
     state: &GameState,
     judge: &str,
@@ -132,7 +137,7 @@ pub fn replay(
 }
 
 /// `Supply centers:` and one line per power that owns any.
-pub fn centers(p: &PositionDoc) -> String {
+pub(crate) fn centers(p: &PositionDoc) -> String {
     let mut by_power: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
     for (sc, owner) in &p.owners {
         by_power
@@ -154,7 +159,7 @@ pub fn centers(p: &PositionDoc) -> String {
 }
 
 /// The units on the board, one power per line.
-pub fn units(p: &PositionDoc) -> String {
+pub(crate) fn units(p: &PositionDoc) -> String {
     let mut by_power: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for u in &p.units {
         by_power

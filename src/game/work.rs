@@ -46,19 +46,19 @@ pub struct Loaded {
 
 impl Loaded {
     /// The board the game is played on.
-    pub fn map(&self) -> &'static Map {
+    pub(crate) fn map(&self) -> &'static Map {
         self.variant.map(&self.state)
     }
 
     /// The variant again, after `SET VARIANT`, `SET MASTERS` or the start
     /// changed what the game plays.
-    pub fn resolve_variant(&mut self) {
+    pub(crate) fn resolve_variant(&mut self) {
         self.variant = variants::of(&self.state);
     }
 
     /// The game's lot secret. A game without one is an error: no draw is ever
     /// made with a stand-in anyone could predict.
-    pub fn lot_secret(&self) -> Result<LotSecret, EngineError> {
+    pub(crate) fn lot_secret(&self) -> Result<LotSecret, EngineError> {
         self.secret
             .clone()
             .ok_or_else(|| EngineError::NoLotSecret(self.state.name.clone()))
@@ -123,7 +123,7 @@ fn store_role(r: Role) -> StoreRole {
 }
 
 impl<'t, 'c> Work<'t, 'c> {
-    pub fn new(
+    pub(crate) fn new(
         tx: &'t Tx<'c>,
         now: DateTime<Utc>,
         judge: &str,
@@ -142,7 +142,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Loads a game by name (once per transaction). `Ok(None)` if there is none.
-    pub fn load(&mut self, name: &str) -> Result<Option<String>, EngineError> {
+    pub(crate) fn load(&mut self, name: &str) -> Result<Option<String>, EngineError> {
         let key = name.to_lowercase();
         if self.games.contains_key(&key) {
             return Ok(Some(key));
@@ -153,7 +153,7 @@ impl<'t, 'c> Work<'t, 'c> {
         self.insert_loaded(row)
     }
 
-    pub fn load_id(&mut self, id: GameId) -> Result<Option<String>, EngineError> {
+    pub(crate) fn load_id(&mut self, id: GameId) -> Result<Option<String>, EngineError> {
         if let Some((k, _)) = self.games.iter().find(|(_, l)| l.row.id == id) {
             return Ok(Some(k.clone()));
         }
@@ -187,7 +187,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Adds a freshly inserted game to the working set.
-    pub fn adopt(&mut self, row: Game, state: GameState, secret: LotSecret) -> String {
+    pub(crate) fn adopt(&mut self, row: Game, state: GameState, secret: LotSecret) -> String {
         let key = row.name.to_lowercase();
         self.games.insert(
             key.clone(),
@@ -203,27 +203,23 @@ impl<'t, 'c> Work<'t, 'c> {
         key
     }
 
-    pub fn game(&self, key: &str) -> &Loaded {
+    pub(crate) fn game(&self, key: &str) -> &Loaded {
         &self.games[key]
     }
 
     /// The game for changing; it will be written back.
-    pub fn game_mut(&mut self, key: &str) -> &mut Loaded {
+    pub(crate) fn game_mut(&mut self, key: &str) -> &mut Loaded {
         let g = self.games.get_mut(key).expect("loaded game");
         g.dirty = true;
         g
     }
 
     /// The variant of a loaded game.
-    pub fn variant(&self, key: &str) -> &'static dyn Variant {
+    pub(crate) fn variant(&self, key: &str) -> &'static dyn Variant {
         self.games[key].variant
     }
 
-    pub fn keys(&self) -> Vec<String> {
-        self.games.keys().cloned().collect()
-    }
-
-    pub fn send(
+    pub(crate) fn send(
         &mut self,
         to: &str,
         subject: String,
@@ -242,13 +238,13 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Sends `files` along with the mail queued last.
-    pub fn attach(&mut self, files: Vec<OutboxAttachment>) {
+    pub(crate) fn attach(&mut self, files: Vec<OutboxAttachment>) {
         if let Some(m) = self.outgoing.last_mut() {
             m.attachments.extend(files);
         }
     }
 
-    pub fn event(
+    pub(crate) fn event(
         &self,
         game: Option<GameId>,
         kind: &str,
@@ -266,7 +262,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// The time zone an address reads times in.
-    pub fn zone_of(&self, address: &str) -> chrono_tz::Tz {
+    pub(crate) fn zone_of(&self, address: &str) -> chrono_tz::Tz {
         match self.tx.account_by_address(address) {
             Ok(Some(a)) => schedule::zone(&a.time_zone),
             _ => self.default_zone,
@@ -274,7 +270,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Writes every changed game back, with its memberships, then the mail.
-    pub fn flush(&mut self) -> Result<(), EngineError> {
+    pub(crate) fn flush(&mut self) -> Result<(), EngineError> {
         let keys: Vec<String> = self
             .games
             .iter()
@@ -335,7 +331,7 @@ impl<'t, 'c> Work<'t, 'c> {
 /// When the engine must next look at a game: the deadline until the late
 /// notice went out, then the end of grace; never while it waits for a
 /// replacement, is paused, forming or over.
-pub fn next_action(variant: &dyn Variant, state: &GameState) -> Option<DateTime<Utc>> {
+pub(crate) fn next_action(variant: &dyn Variant, state: &GameState) -> Option<DateTime<Utc>> {
     if state.status == Status::Forming {
         return variant.forming_wakeup(state);
     }
