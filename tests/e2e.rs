@@ -592,9 +592,10 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
     assert_eq!(first.intake.applied, 8, "{first:?}");
     assert_eq!(first.delivery.sent, 0, "{first:?}");
     let queued = first.delivery.postponed;
-    // A reply to each of the eight, the master told of each of the seven
-    // sign-ons, and the start announcement to all eight.
-    assert_eq!(queued, 23, "{first:?}");
+    // A reply to each of the eight, the master and the players already in
+    // the game told of each of the seven sign-ons (7 + 0 + 1 + ... + 6), and
+    // the start announcement to all eight.
+    assert_eq!(queued, 8 + 7 + 21 + 8, "{first:?}");
     // Not yet due again: nothing is tried.
     let early = run_once(&config, t0 + chrono::Duration::seconds(5))
         .await
@@ -616,20 +617,25 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
         .expect("pass");
     assert_eq!(again.delivery.sent, 0, "{again:?}");
 
+    // The master has a notice of each of the seven sign-ons; each player one
+    // of every sign-on after theirs (they joined in the order of POWERS).
+    let notices = |address: &str| match POWERS.iter().position(|p| p.1 == address) {
+        Some(k) => POWERS.len() - 1 - k,
+        None => 7,
+    };
     stack.wait_delivered(MASTER, 9).await;
     for (_, address) in POWERS {
-        stack.wait_delivered(address, 2).await;
+        stack.wait_delivered(address, 2 + notices(address)).await;
     }
     // Let any stray duplicate arrive before counting.
     tokio::time::sleep(Duration::from_millis(500)).await;
     for address in POWERS.iter().map(|p| p.1).chain([MASTER]) {
         let mails = mailbox(&stack, address).await;
-        // The master also has a notice of each of the seven sign-ons.
-        let want = if address == MASTER { 9 } else { 2 };
+        let want = 2 + notices(address);
         assert_eq!(
             mails.len(),
             want,
-            "{address}: exactly one reply and one announcement"
+            "{address}: exactly one reply, one announcement and the notices"
         );
         let ids: std::collections::BTreeSet<String> = mails
             .iter()
@@ -1947,4 +1953,79 @@ async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
     let got = mail_text(&stack, germany, "Press from England", "Just you.").await;
     assert!(got.contains("to Germany"), "{got}");
     assert_eq!(count(france), f, "the press to +g reached France");
+}
+
+/// njudge's fake press and its notices by real mail: in a game whose master
+/// allows fake press, Italy's message to everyone but Germany arrives headed
+/// as a broadcast and Germany gets nothing; the master's copy says who really
+/// read it; an observer joining is told to the players too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fake_press_and_an_observers_notice_reach_the_players_mailboxes_as_on_njudge() {
+    let stack = Stack::start();
+    let config = stack.judge_config();
+    let t0 = t("2027-03-01T09:00:00Z");
+    let minutes = |m: i64| t0 + chrono::Duration::minutes(m);
+    start_game(&stack, &config, t0).await;
+    let (england, germany, italy) = (POWERS[1].1, POWERS[3].1, POWERS[4].1);
+    let count = |who: &str| stack.delivered(who);
+
+    let master = format!("SIGNON M{GAME} gm-secret\nSET GREY\nSET PARTIAL MAY BE FAKED\n");
+    let m = count(MASTER);
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            MASTER,
+            "fake-on@example.test",
+            "fake",
+            &master,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(5));
+    stack.wait_delivered(MASTER, m + 1).await;
+
+    let (e, g, m) = (count(england), count(germany), count(MASTER));
+    let press = format!(
+        "SIGNON I{GAME} pw-I\nPRESS TO ALL BUT G FAKE BROADCAST\nThis is Germany: you are all wimps.\nENDPRESS\n"
+    );
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            italy,
+            "faked@example.test",
+            "faked",
+            &press,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(10));
+    stack.wait_delivered(england, e + 1).await;
+    stack.wait_delivered(MASTER, m + 1).await;
+    let got = mail_text(&stack, england, "Press from", "wimps").await;
+    assert!(
+        got.contains("Press from an anonymous power to everyone:"),
+        "{got}"
+    );
+    assert!(!got.contains("Italy"), "{got}");
+    let truth = mail_text(&stack, MASTER, "Press from", "wimps").await;
+    assert!(truth.contains("(faked: really to"), "{truth}");
+    assert_eq!(count(germany), g, "Germany read press not sent to it");
+
+    let (e, g) = (count(england), count(germany));
+    let watch = format!("OBSERVE {GAME} pw-fan\n");
+    send_all(
+        &stack,
+        &[PlayerMail::plain(
+            "fan@example.test",
+            "watch@example.test",
+            "watch",
+            &watch,
+        )],
+    )
+    .await;
+    legate_once(&config, minutes(15));
+    stack.wait_delivered(england, e + 1).await;
+    stack.wait_delivered(germany, g + 1).await;
+    let told = mail_text(&stack, england, "Notice: observer", "now observes").await;
+    assert!(told.contains("fan@example.test"), "{told}");
 }

@@ -616,9 +616,19 @@ fn pause_and_resume_stop_and_restart_the_clock() {
     let mut table = Table::started("paused", t("2026-01-05T12:00:00Z"));
     assert_eq!(table.as_master(vec![Request::Pause]).errors, 0);
     assert_eq!(table.state().status, Status::Paused);
+    // The clock wakes a paused game only to remind its members (every three
+    // days, as njudge does); nothing is processed.
+    let paused = table.now;
+    assert_eq!(
+        table.engine.next_wakeup().unwrap(),
+        Some(paused + Duration::days(3))
+    );
     table.advance(Duration::days(10));
     assert_eq!(table.engine.process_due(table.now).unwrap(), 0);
-    assert_eq!(table.engine.next_wakeup().unwrap(), None);
+    assert_eq!(
+        table.engine.next_wakeup().unwrap(),
+        Some(table.now + Duration::days(3))
+    );
     assert_eq!(table.as_master(vec![Request::Resume]).errors, 0);
     assert_eq!(table.state().status, Status::Active);
     assert!(table.deadline() > table.now);

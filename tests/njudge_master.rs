@@ -181,6 +181,29 @@ fn rollback_takes_njudge_turn_numbers() {
 }
 
 #[test]
+fn a_phase_replayed_after_a_rollback_has_the_turn_number_rollback_named() {
+    let mut table = table();
+    table.process_by_master();
+    table.process_by_master();
+    no_errors(table.master_mail("ROLLBACK 2\n"));
+    table.process_by_master();
+    let french = table.players["France"].clone();
+    let results = table.last_results_to(&french);
+    assert_says(&results, &["Fall of 1901.  (habits.002)"]);
+    // HISTORY numbers each phase as it was: the rolled-back Fall 1901 was
+    // turn 002 too, and nothing is numbered 003.
+    let a = no_errors(from(&mut table, "France", "HISTORY"));
+    assert_says(&a.reply_body, &["(habits.001)", "(habits.002)"]);
+    assert_eq!(
+        a.reply_body.matches("(habits.002)").count(),
+        2,
+        "{}",
+        a.reply_body
+    );
+    assert!(!a.reply_body.contains("(habits.003)"), "{}", a.reply_body);
+}
+
+#[test]
 fn clear_drops_the_orders_kept_for_later_phases_only() {
     let mut table = table();
     no_errors(from(
@@ -374,6 +397,31 @@ fn delay_holds_complete_orders_back_and_the_deadline_comes_forward() {
     assert_eq!(table.deadline(), now + Duration::hours(2));
 }
 
+#[test]
+fn changed_orders_restart_the_delay_but_never_past_the_deadline() {
+    let mut table = table();
+    let scheduled = table.deadline();
+    no_errors(table.master_mail("SET MOVE DELAY 2\n"));
+    for (power, orders) in HOLDS {
+        no_errors(from(&mut table, power, orders));
+    }
+    let first = table.now;
+    assert_eq!(table.deadline(), first + Duration::hours(2));
+    // A mail that changes no order leaves the delay as it runs.
+    table.advance(Duration::minutes(30));
+    no_errors(from(&mut table, "France", "LIST"));
+    assert_eq!(table.deadline(), first + Duration::hours(2));
+    // Changed orders: two hours from now (njudge: "after the last required
+    // orders have been received").
+    no_errors(from(&mut table, "France", "A Par - Bur"));
+    let changed = table.now;
+    assert_eq!(table.deadline(), changed + Duration::hours(2));
+    // A delay that would end after the phase's own deadline ends at it.
+    no_errors(table.master_mail("SET MOVE DELAY 10000\n"));
+    no_errors(from(&mut table, "France", "A Par - Pic"));
+    assert_eq!(table.deadline(), scheduled);
+}
+
 // ----- notices -------------------------------------------------------------------------
 
 #[test]
@@ -398,6 +446,42 @@ fn pause_and_resume_are_announced_to_the_players() {
     assert_says(&paused[0].body, &["paused"]);
     no_errors(table.master_mail("RESUME\n"));
     assert_eq!(table.mails_to(&russia, "Resumed").len(), 1);
+}
+
+#[test]
+fn a_paused_game_reminds_its_players_every_three_days_and_processes_nothing() {
+    let mut table = table();
+    no_errors(table.master_mail("PAUSE\n"));
+    let french = table.players["France"].clone();
+    let master = table.master.clone();
+    // Past the deadline, before three days: nothing.
+    table.advance(Duration::days(2));
+    let now = table.now;
+    assert_eq!(table.engine.process_due(now).expect("clock"), 0);
+    assert!(table.mails_to(&french, "Pause reminder").is_empty());
+    table.advance(Duration::days(1));
+    let now = table.now;
+    assert_eq!(table.engine.process_due(now).expect("clock"), 0);
+    let reminders = table.mails_to(&french, "Pause reminder");
+    assert_eq!(reminders.len(), 1);
+    assert_says(&reminders[0].body, &["habits is paused", "RESUME"]);
+    assert_eq!(table.mails_to(&master, "Pause reminder").len(), 1);
+    assert_eq!(table.phase().to_string(), "S1901M");
+    // Once per three days.
+    table.advance(Duration::days(1));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 1);
+    table.advance(Duration::days(2));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 2);
+    // Resumed: no more reminders.
+    no_errors(table.master_mail("RESUME\n"));
+    table.advance(Duration::days(3));
+    let now = table.now;
+    table.engine.process_due(now).expect("clock");
+    assert_eq!(table.mails_to(&french, "Pause reminder").len(), 2);
 }
 
 #[test]
@@ -448,8 +532,27 @@ fn prfrand_named_at_create_assigns_powers_by_lot_alone() {
             password(&addr),
             &power[..1]
         );
+        // njudge: under PRFRAND `*` "is the only possible preference list".
+        one_error(table.mail(&addr, &body), "PRFRAND");
+    }
+    let s = table.state();
+    assert_eq!(s.status, Status::Active);
+    assert!(s.members.iter().all(|m| m.preferences.is_empty()));
+}
+
+#[test]
+fn prfrand_set_before_the_start_does_not_read_the_lists_given() {
+    let mut table = Table::created_by_mail("bylot", "standard manualstart");
+    for power in POWERS {
+        let addr = address(power);
+        let body = format!(
+            "SIGNON ?bylot {}\nSET PREFERENCE {}\n",
+            password(&addr),
+            &power[..1]
+        );
         no_errors(table.mail(&addr, &body));
     }
+    no_errors(table.master_mail("SET PRFRAND\nFORCE BEGIN\n"));
     let s = table.state();
     assert_eq!(s.status, Status::Active);
     // By list every player would have their own first choice; by lot (a
@@ -472,4 +575,160 @@ fn process_with_a_phase_processes_only_that_phase() {
     let a = no_errors(table.master_mail("PROCESS Spring 1901 Movement\n"));
     assert!(a.processed >= 1);
     assert_eq!(table.phase().to_string(), "F1901M");
+}
+
+// ----- LIST FULL, QUIET, CONCESSIONS, MAX ABSENCE, settings always so --------
+
+#[test]
+fn list_full_shows_every_listed_game_and_its_master_also_who_has_ordered() {
+    let mut table = table();
+    no_errors(table.mail(
+        &table.master.clone(),
+        "CREATE ?hidden gm-pw\nSET NOLIST\nSET COMMENT Quiet one\n",
+    ));
+    no_errors(from(&mut table, "France", "F Bre H\nA Par H\nA Mar H"));
+    let a = no_errors(table.mail("someone@else.test", "LIST FULL\n"));
+    assert_says(
+        &a.reply_body,
+        &[
+            "Games on this judge, in full:",
+            "Game habits: standard",
+            "Deadline",
+            "Schedule (UTC):",
+            "MOVE    CLOCK 23:30 NEXT 72 GRACE 24 DAYS SMTWTFS",
+            "Settings: List, Moderated",
+            "Members:",
+            "france@players.test",
+        ],
+    );
+    assert!(!a.reply_body.contains("hidden"), "{}", a.reply_body);
+    // Not the board, and not who has ordered, to anyone.
+    assert!(!a.reply_body.contains("Units:"), "{}", a.reply_body);
+    assert!(!a.reply_body.contains("Orders for"), "{}", a.reply_body);
+    let a = no_errors(table.master_mail("LIST FULL\n"));
+    let full = a.reply_body.split("> LIST FULL").nth(1).unwrap_or_default();
+    assert_says(
+        full,
+        &["Game habits", "Orders for S1901M", "ordered", "no orders"],
+    );
+}
+
+#[test]
+fn quiet_game_tells_its_notices_to_the_master_only() {
+    let mut table = table();
+    let a = no_errors(table.master_mail("SET QUIET\n"));
+    assert_says(&a.reply_body, &["habits is quiet"]);
+    let since = table.outbox().len();
+    no_errors(table.mail("fan@players.test", "OBSERVE habits pw-fan\n"));
+    no_errors(from(&mut table, "France", "RESIGN"));
+    let master = table.master.clone();
+    let to_master = table.mails_to(&master, "Notice").len();
+    let german = table.players["Germany"].clone();
+    let to_germany: Vec<_> = table
+        .outbox()
+        .into_iter()
+        .skip(since)
+        .filter(|m| m.recipients.contains(&german) && m.subject.contains("Notice"))
+        .collect();
+    assert!(to_master >= 2, "{to_master}");
+    assert!(to_germany.is_empty(), "{to_germany:?}");
+    let list = no_errors(from(&mut table, "Germany", "LIST"));
+    assert_says(&list.reply_body, &["Quiet"]);
+    no_errors(table.master_mail("SET NO QUIET\n"));
+    assert!(!table.state().settings.house.quiet);
+}
+
+#[test]
+fn no_concessions_refuses_set_concede() {
+    let mut table = table();
+    no_errors(table.master_mail("SET NO CONCESSIONS\n"));
+    one_error(
+        from(&mut table, "France", "SET CONCEDE Germany"),
+        "habits allows no concessions",
+    );
+    // Withdrawing one is still possible.
+    no_errors(from(&mut table, "France", "SET NO CONCEDE"));
+    no_errors(table.master_mail("SET CONCESSIONS\n"));
+    // njudge's short form.
+    no_errors(from(&mut table, "France", "SET CONC Germany"));
+    assert_eq!(
+        table
+            .state()
+            .player_of("France")
+            .and_then(|m| m.concede.clone()),
+        Some("Germany".into())
+    );
+}
+
+#[test]
+fn max_absence_limits_the_absences_players_set() {
+    let mut table = table();
+    one_error(table.master_mail("SET MAX ABSENCE 40\n"), "0 to 31 days");
+    let a = no_errors(table.master_mail("SET MAX ABSENCE 5\n"));
+    assert_says(&a.reply_body, &["absences of up to 5 days"]);
+    one_error(
+        from(&mut table, "France", "SET ABSENCE 2026-02-10 TO 2026-02-20"),
+        "at most 5 days (SET MAX ABSENCE)",
+    );
+    no_errors(from(
+        &mut table,
+        "France",
+        "SET HOLIDAY 2026-02-10 TO 2026-02-14",
+    ));
+    // njudge's SET HOLIDAY is SET ABSENCE.
+    assert_eq!(
+        table.state().player_of("France").map(|m| m.absences.len()),
+        Some(1)
+    );
+    no_errors(table.master_mail("SET MAX ABSENCE 0\n"));
+    one_error(
+        from(
+            &mut table,
+            "Germany",
+            "SET ABSENCE 2026-02-10 TO 2026-02-11",
+        ),
+        "allows no absences",
+    );
+}
+
+#[test]
+fn master_settings_always_so_are_answered_and_the_others_refused_with_the_reason() {
+    let mut table = table();
+    let before = table.state().settings;
+    for (line, says) in [
+        ("SET ALL PRESS", "always so here"),
+        ("SET AUTO PROCESS", "always so here"),
+        ("SET NO SHOW", "always so here"),
+        ("SET OBSERVER NO PRESS", "always so here"),
+        ("SET NORMAL DISBAND", "always so here"),
+        ("SET BROADCAST PRESS", "always so here"),
+    ] {
+        let a = no_errors(table.master_mail(&format!("{line}\n")));
+        assert_says(&a.reply_body, &[line, says]);
+    }
+    for (line, says) in [
+        ("SET NORMAL PRESS", "always receives all press"),
+        (
+            "SET WATCH ALL PRESS",
+            "observers here read press to everyone",
+        ),
+        ("SET MANUAL PROCESS", "PAUSE holds"),
+        ("SET SECRET", "no duplex games"),
+        ("SET NO REVEAL", "no gunboat games"),
+        ("SET MINOR PRESS", "press here is held back neither"),
+        ("SET GRACE PRESS", "press here is held back neither"),
+        ("SET BLANK PRESS", "must have text"),
+        ("SET POSTAL PRESS", "postal press"),
+        ("SET STRICT CONVOY", "always checked"),
+        ("SET APPROVAL", "never held for approval"),
+        ("SET NOT VARIANT gunboat", "SET MASTERS"),
+        ("SET START Mon 10:00", "SET MOVE MIN"),
+        ("SET AUTO DISBAND", "may retreat"),
+        ("SET NO BROADCAST", "receive every broadcast"),
+    ] {
+        one_error(table.master_mail(&format!("{line}\n")), says);
+    }
+    assert_eq!(table.state().settings, before);
+    // SET GRACE with a date is still the grace period.
+    no_errors(table.master_mail("SET GRACE 2026-02-09 12:00\n"));
 }

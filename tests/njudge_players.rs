@@ -160,18 +160,38 @@ fn a_resigned_player_comes_back_but_no_player_takes_a_second_power() {
 }
 
 #[test]
-fn watch_observes_and_the_master_alone_is_told() {
+fn watch_observes_and_the_master_and_players_are_told() {
     let mut table = table();
     let since = table.outbox().len();
     let a = no_errors(table.mail("fan@players.test", "WATCH habits pw-fan\n"));
     assert_says(&a.reply_body, &["You are observing habits"]);
+    // njudge tells everyone in the game, the master and the players.
+    for to in [table.master.clone(), table.players["France"].clone()] {
+        assert_says(
+            &mails(&mut table, &to, "Notice: observer", since).join("\n"),
+            &["fan@players.test now observes habits"],
+        );
+    }
+    // Not the newcomer: the reply says it.
+    assert!(mails(&mut table, "fan@players.test", "Notice", since).is_empty());
+}
+
+#[test]
+fn a_sign_on_to_a_forming_game_is_told_to_the_players_already_in_it() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    forming(&mut table, "early", "");
+    let (first, second) = ("first@players.test", "second@players.test");
+    no_errors(table.mail(first, "SIGNON ?early pw-first\n"));
+    let since = table.outbox().len();
+    no_errors(table.mail(second, "SIGNON ?early pw-second\n"));
     let master = table.master.clone();
-    assert_says(
-        &mails(&mut table, &master, "Notice: observer", since).join("\n"),
-        &["fan@players.test now observes habits"],
-    );
-    let french = table.players["France"].clone();
-    assert!(mails(&mut table, &french, "Notice", since).is_empty());
+    for to in [master.as_str(), first] {
+        assert_says(
+            &mails(&mut table, to, "Notice: sign-on", since).join("\n"),
+            &["second@players.test has signed on to early (2 of 7 players)"],
+        );
+    }
+    assert!(mails(&mut table, second, "Notice", since).is_empty());
 }
 
 #[test]
@@ -314,7 +334,7 @@ fn broadcast_to_a_list_goes_to_that_list_only() {
 }
 
 #[test]
-fn anonymous_is_grey_and_fake_is_refused_whole() {
+fn anonymous_is_grey_and_fake_is_refused_whole_where_the_game_has_no_fake() {
     let mut table = table();
     no_errors(table.master_mail("SET PRESS GREY\n"));
     let since = table.outbox().len();
@@ -336,9 +356,64 @@ fn anonymous_is_grey_and_fake_is_refused_whole() {
         "PRESS TO ALL BUT G FAKE BROADCAST\nA Ven - Tri\nENDPRESS",
     );
     assert!(a.errors >= 1, "{}", a.reply_body);
-    assert_says(&a.reply_body, &["fake press"]);
+    assert_says(
+        &a.reply_body,
+        &["allows no fake press", "SET PARTIAL MAY BE FAKED"],
+    );
     assert!(mails(&mut table, &french, "Press from", since).is_empty());
     assert!(!a.reply_body.contains("Accepted"), "{}", a.reply_body);
+}
+
+#[test]
+fn fake_press_goes_to_its_real_readers_with_the_header_asked_for_where_the_game_allows_it() {
+    let mut table = table();
+    no_errors(table.master_mail("SET GREY\nSET PARTIAL MAY BE FAKED\n"));
+    // njudge's own example: everyone but Germany reads a fake broadcast.
+    let since = table.outbox().len();
+    let a = no_errors(from(
+        &mut table,
+        "Italy",
+        "PRESS TO ALL BUT G FAKE BROADCAST\nThis is Germany and I think you all are wimps.\nENDPRESS",
+    ));
+    assert_says(
+        &a.reply_body,
+        &[
+            "Press sent to Austria, England, France, Italy, Russia, Turkey",
+            "its header naming everyone",
+        ],
+    );
+    let french = address("France");
+    let got = mails(&mut table, &french, "Press from", since).join("\n");
+    assert_says(
+        &got,
+        &["Press from an anonymous power to everyone:", "wimps"],
+    );
+    assert!(!got.contains("faked"), "{got}");
+    let german = address("Germany");
+    assert!(mails(&mut table, &german, "Press from", since).is_empty());
+    // The master reads the truth.
+    let master = table.master.clone();
+    assert_says(
+        &mails(&mut table, &master, "Press from", since).join("\n"),
+        &["to everyone (faked: really to Austria, England, France, Italy, Russia, Turkey)"],
+    );
+    // A message to one power faked as going to three.
+    let since = table.outbox().len();
+    no_errors(from(
+        &mut table,
+        "Italy",
+        "PRESS TO R FAKE TO EFG\nBetween the four of us.\nENDPRESS",
+    ));
+    let russian = address("Russia");
+    assert_says(
+        &mails(&mut table, &russian, "Press from", since).join("\n"),
+        &["to England, France, Germany:", "Between the four of us."],
+    );
+    assert!(mails(&mut table, &french, "Press from", since).is_empty());
+    // Press to the master is never faked.
+    let a = from(&mut table, "Italy", "PRESS TO M FAKE\nPsst.\nENDPRESS");
+    assert!(a.errors >= 1, "{}", a.reply_body);
+    assert_says(&a.reply_body, &["never faked"]);
 }
 
 #[test]
@@ -431,6 +506,131 @@ fn njudges_registration_form_with_zone_words_and_several_addresses() {
 }
 
 // ----- preferences -----------------------------------------------------------
+
+#[test]
+fn signon_options_after_the_variant_must_describe_the_game() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    forming(&mut table, "opts", "standard nmr");
+    let p = "newcomer@players.test";
+    one_error(
+        table.mail(p, "SIGNON ?opts pw-new standard gunboat\n"),
+        "this judge plays no gunboat games",
+    );
+    one_error(
+        table.mail(p, "SIGNON ?opts pw-new standard nonmr\n"),
+        "opts does not have no NMR (\"nonmr\"): LIST opts shows its settings",
+    );
+    one_error(
+        table.mail(p, "SIGNON ?opts pw-new standard blind\n"),
+        "\"blind\" is not an option this judge knows",
+    );
+    assert!(players_of(&mut table, "opts").is_empty());
+    let a = no_errors(table.mail(p, "SIGNON ?opts pw-new standard NMR white dias\n"));
+    assert_says(&a.reply_body, &["You have joined opts"]);
+    assert_eq!(players_of(&mut table, "opts"), vec![p.to_string()]);
+}
+
+#[test]
+fn set_preference_star_draws_a_power_by_lot_first_in_prfboth_games() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    forming(&mut table, "lists", "");
+    let p = "star@players.test";
+    no_errors(table.mail(p, "SIGNON ?lists pw-star\n"));
+    one_error(
+        table.mail(p, "SIGNON ?lists pw-star\nSET PREFERENCE *\n"),
+        "assigns powers by the players' lists (PRFLIST)",
+    );
+    forming(&mut table, "both", "standard prfboth");
+    let a = no_errors(table.mail(p, "SIGNON ?both pw-star\nSET PREFERENCE *\n"));
+    assert_says(
+        &a.reply_body,
+        &["drawn by lot, before the other players' lists"],
+    );
+    // Six others all want France first.
+    for i in 1..=6 {
+        let q = format!("list{i}@players.test");
+        no_errors(table.mail(
+            &q,
+            &format!("SIGNON ?both pw-list{i}\nSET PREFERENCE FEGRTAI\n"),
+        ));
+    }
+    table.game = "both".into();
+    let s = table.state();
+    assert_eq!(s.status, legate::game::model::Status::Active);
+    let first = &s.draws[0];
+    assert_eq!(first.purpose, "any power for star@players.test");
+    assert_eq!(first.candidates.len(), 7);
+    let star = s.members.iter().find(|m| m.address == p).unwrap();
+    assert_eq!(star.power.as_deref(), Some(first.winner()));
+    // France went to the star player if drawn, else to one of the lists.
+    let france = s.player_of("France").map(|m| m.address.clone());
+    assert!(france.is_some());
+}
+
+#[test]
+fn set_pref_alone_clears_the_list_and_prfrand_games_take_no_list() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    forming(&mut table, "lists", "");
+    let p = "pref@players.test";
+    no_errors(table.mail(p, "SIGNON ?lists pw-pref\nSET PREF EFG\n"));
+    table.game = "lists".into();
+    let prefs = |table: &mut Table| {
+        let s = table.state();
+        s.members
+            .iter()
+            .find(|m| m.address == p)
+            .unwrap()
+            .preferences
+            .clone()
+    };
+    assert_eq!(prefs(&mut table).len(), 3);
+    let a = no_errors(table.mail(p, "SIGNON ?lists pw-pref\nSET PREFERENCE\n"));
+    assert_says(&a.reply_body, &["Preference list cleared"]);
+    assert!(prefs(&mut table).is_empty());
+    forming(&mut table, "lots", "standard prfrand");
+    one_error(
+        table.mail(p, "SIGNON ?lots pw-pref\nSET PREFERENCE EFG\n"),
+        "assigns every power by lot (PRFRAND)",
+    );
+    let a = no_errors(table.mail(p, "SIGNON ?lots pw-pref\nSET PREFERENCE *\n"));
+    assert_says(&a.reply_body, &["every power by lot"]);
+}
+
+#[test]
+fn get_map_lists_the_board_and_get_rules_the_house_rules() {
+    let mut table = Table::empty(t("2026-03-02T10:00:00Z"));
+    let a = no_errors(table.mail("anyone@players.test", "GET map\n"));
+    assert_says(
+        &a.reply_body,
+        &[
+            "The Standard map",
+            "stp  St Petersburg (coast, supply centre of Russia), coasts stp/nc stp/sc",
+            "army to: fin lvn mos nwy",
+            "fleet from stp/sc to: bot fin lvn",
+            "swi  Switzerland (impassable)",
+        ],
+    );
+    // njudge's per-variant files.
+    let a = no_errors(table.mail("anyone@players.test", "GET map.masters\nGET info.masters\n"));
+    assert_says(
+        &a.reply_body,
+        &["supply centre of Rumania", "Masters Rules"],
+    );
+    one_error(
+        table.mail("anyone@players.test", "GET map.klingon\n"),
+        "there is no variant \"klingon\"",
+    );
+    let a = no_errors(table.mail("anyone@players.test", "GET rules\n"));
+    assert_says(
+        &a.reply_body,
+        &["House rules", "SET RULES 2023 | 2000 | 1971", "Szykman"],
+    );
+    // In a Masters game, the board with its minor powers.
+    forming(&mut table, "mrmap", "masters");
+    no_errors(table.mail("p@players.test", "SIGNON ?mrmap pw-p\n"));
+    let a = no_errors(table.mail("p@players.test", "SIGNON ?mrmap pw-p\nGET map\n"));
+    assert_says(&a.reply_body, &["supply centre of Rumania"]);
+}
 
 #[test]
 fn preferences_in_initials_work_in_masters_games_with_minor_powers() {

@@ -665,9 +665,11 @@ fn games_update_lookup_and_deadlines() {
             set(c, GameStatus::Paused, Some(10))?;
             assert_eq!(tx.game(a)?.unwrap(), ga);
             assert_eq!(tx.game_by_name("alpha")?.map(|g| g.id), Some(a));
-            assert_eq!(tx.due_games(t(49))?, vec![]);
-            assert_eq!(tx.due_games(t(100))?, vec![b, a]);
-            assert_eq!(tx.next_deadline()?, Some(t(50)));
+            // A paused game's wake-up is its next reminder.
+            assert_eq!(tx.due_games(t(9))?, vec![]);
+            assert_eq!(tx.due_games(t(49))?, vec![c]);
+            assert_eq!(tx.due_games(t(100))?, vec![c, b, a]);
+            assert_eq!(tx.next_deadline()?, Some(t(10)));
             let active: Vec<_> = tx
                 .games(Some(GameStatus::Active))?
                 .into_iter()

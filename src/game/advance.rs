@@ -5,7 +5,6 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::EngineError;
-use super::assign::{Applicant, assign_powers};
 pub use super::clock::late_powers;
 use super::clock::played_powers;
 pub(crate) use super::clock::{reschedule_for_absences, schedule};
@@ -95,22 +94,8 @@ fn start_by_lot(
     let g = work.game_mut(key);
     let map = g.map();
     let secret = g.lot_secret()?;
-    // njudge's PRFRAND: powers by lot alone, preference lists not read.
-    let by_lot = g.state.settings.house.assign == super::house::AssignBy::Random;
-    let applicants: Vec<Applicant> = g
-        .state
-        .players()
-        .map(|m| Applicant {
-            address: m.address.clone(),
-            preferences: if by_lot {
-                Vec::new()
-            } else {
-                m.preferences.clone()
-            },
-        })
-        .collect();
     let powers = variant.playable_powers(&g.state, map);
-    let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
+    let (assigned, draws) = super::assign::assign_players(&secret, &g.state, &powers)?;
     for (address, power) in &assigned {
         if let Some(m) = g
             .state
@@ -199,8 +184,14 @@ pub(crate) fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, E
     }
 }
 
-/// Processes when every order is in (early processing). Returns phases processed.
-pub(crate) fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+/// Processes when every order is in (early processing). Returns phases
+/// processed. `changed`: this mail changed the phase's orders, which restarts
+/// njudge's `DELAY`.
+pub(crate) fn process_if_ready(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    changed: bool,
+) -> Result<usize, EngineError> {
     let g = work.game(key);
     let map = g.map();
     if !ready(g.variant, map, &g.state)? {
@@ -210,11 +201,20 @@ pub(crate) fn process_if_ready(work: &mut Work<'_, '_>, key: &str) -> Result<usi
     // both allow, and the phase is processed then.
     let now = work.now;
     if let Some(at) = held_until(map, &g.state, now)? {
-        let g = work.game_mut(key);
-        if g.state.clock.deadline.is_none_or(|d| at < d) {
+        let clock = &mut work.game_mut(key).state.clock;
+        // Changed orders count from the deadline the phase had; otherwise
+        // the phase keeps the earlier of the two.
+        let scheduled = match clock.held_from {
+            Some(d) if changed => Some(d),
+            _ => clock.deadline,
+        };
+        if scheduled.is_none_or(|d| at < d) {
             // Grace stays: orders withdrawn meanwhile are late at the
             // deadline, not abandoned before the grace they had.
-            g.state.clock.deadline = Some(at);
+            clock.held_from = clock.held_from.or(clock.deadline);
+            clock.deadline = Some(at);
+        } else if changed && clock.held_from.is_some() {
+            clock.deadline = clock.held_from.take();
         }
         return Ok(0);
     }
@@ -415,6 +415,9 @@ pub(crate) fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineErr
         let next = variant.forming_due(work, key)?;
         follow(work, key, next)?;
         return Ok(0);
+    }
+    if g.state.status == Status::Paused {
+        return super::pause::remind(work, key);
     }
     if g.state.status != Status::Active {
         return Ok(0);

@@ -13,7 +13,7 @@ use super::work::Loaded;
 use crate::docs::PositionDoc;
 use crate::store::Tx;
 
-pub(crate) fn help() -> String {
+pub fn help() -> String {
     "Commands: SIGNON <power><game> <password>, SIGNON ?<game> <password>, CREATE ?<game> <password>, \
      OBSERVE <game> <password>, LIST [game], SUMMARY [game], HISTORY [game], WHOGAME [game], \
      SET PREFERENCE <powers>, SET WAIT | NOWAIT, SET DRAW [powers] | NO DRAW, SET CONCEDE <power> | NO CONCEDE, \
@@ -24,7 +24,7 @@ pub(crate) fn help() -> String {
         .to_string()
 }
 
-pub(crate) fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
+pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     let mut out = String::from("Games on this judge:\n");
     for g in tx.games(None)? {
         // `SET NOLIST`: shown only to those who name the game.
@@ -49,8 +49,22 @@ pub(crate) fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     Ok(out)
 }
 
-pub(crate) fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+pub fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     let state = &g.state;
+    let mut out = list_entry(state, tz, now);
+    if let Some(p) = &state.position {
+        let p = &p.relabelled(&g.variant.display_names(state));
+        out.push_str("\nUnits:\n");
+        out.push_str(&results::units(p));
+        out.push('\n');
+        out.push_str(&results::centers(p));
+    }
+    out
+}
+
+/// A game's settings, schedule, flags and members, as `LIST FULL` shows each
+/// game (`LIST name` adds the board).
+pub fn list_entry(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
     let mut out = format!(
         "Game {}: {} ({} rules), {:?}, press {:?}, {}.\n",
         state.name,
@@ -62,6 +76,7 @@ pub(crate) fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
     );
     out.push_str(&deadline_line(state, tz, now));
     out.push('\n');
+    out.push_str(&schedule_lines(&state.settings.schedule));
     out.push_str(&state.settings.house.describe());
     if let Some(c) = &state.lot_commitment {
         let _ = writeln!(out, "Lot commitment: {c}");
@@ -70,17 +85,10 @@ pub(crate) fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String 
         let _ = writeln!(out, "Outcome: {o:?}");
     }
     out.push_str(&whogame(state));
-    if let Some(p) = &state.position {
-        let p = &p.relabelled(&g.variant.display_names(state));
-        out.push_str("\nUnits:\n");
-        out.push_str(&results::units(p));
-        out.push('\n');
-        out.push_str(&results::centers(p));
-    }
     out
 }
 
-pub(crate) fn whogame(state: &GameState) -> String {
+pub fn whogame(state: &GameState) -> String {
     let mut out = String::from("Members:\n");
     for m in &state.members {
         let role = match m.role {
@@ -95,7 +103,7 @@ pub(crate) fn whogame(state: &GameState) -> String {
     out
 }
 
-pub(crate) fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
+pub fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
     let (game, state) = (g.row.id, &g.state);
     let mut out = format!("Summary of {}:\n", state.name);
     let names = g.variant.display_names(state);
@@ -130,7 +138,7 @@ pub(crate) fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
 
 /// At most `lines` lines of `text` (njudge's `HISTORY ... LINES n`), saying
 /// where it was cut.
-pub(crate) fn cut_to_lines(text: String, lines: Option<u32>) -> String {
+pub fn cut_to_lines(text: String, lines: Option<u32>) -> String {
     let Some(n) = lines else { return text };
     let total = text.lines().count();
     if total <= n as usize {
@@ -150,7 +158,7 @@ pub(crate) fn cut_to_lines(text: String, lines: Option<u32>) -> String {
 
 /// The reports of the phases processed between `from` and `to` (either
 /// open), as `who` may see them.
-pub(crate) fn history(
+pub fn history(
     tx: &Tx<'_>,
     g: &Loaded,
     judge: &str,
@@ -171,7 +179,9 @@ pub(crate) fn history(
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
     let own = variant.history_texts(tx, game, state)?;
-    for (i, rec) in tx.phases(game)?.iter().enumerate() {
+    let records = tx.phases(game)?;
+    let turns = turn_numbers(&records);
+    for (rec, &seq) in records.iter().zip(&turns) {
         if from.is_some_and(|f| rec.processed_at < f)
             || to.is_some_and(|t| rec.processed_at > t)
             || excluded(&rec.phase)
@@ -187,7 +197,6 @@ pub(crate) fn history(
             shown += 1;
             continue;
         }
-        let seq = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let Some(report) = results::replay(variant, state, judge, rec, seq) else {
             continue;
         };
@@ -202,4 +211,68 @@ pub(crate) fn history(
         out.push_str("No phase was processed in that time.\n");
     }
     Ok(out)
+}
+
+/// njudge's turn number of each processed phase (`records` in the order
+/// processed): 001 for the first phase played, one more for each phase
+/// played after it and not rolled back when it was played. A phase played
+/// again after a rollback takes the number of the turn it replaces, so the
+/// reports' numbers and `ROLLBACK n` agree.
+pub fn turn_numbers(records: &[crate::store::PhaseRecord]) -> Vec<u32> {
+    // The phases live when each record was played: a record for phase X
+    // follows a rollback to X, which left only the phases before X.
+    let mut chain: Vec<crate::phase::Phase> = Vec::new();
+    let mut out = Vec::with_capacity(records.len());
+    for rec in records {
+        if let Ok(p) = rec.phase.parse::<crate::phase::Phase>() {
+            while chain.last().is_some_and(|last| *last >= p) {
+                chain.pop();
+            }
+            chain.push(p);
+        }
+        out.push(u32::try_from(chain.len()).unwrap_or(u32::MAX));
+    }
+    out
+}
+
+/// The clock of each kind of phase, in the words a Master sets it with
+/// (`SET MOVE CLOCK 23:30 NEXT 72 GRACE 24 ...`).
+fn schedule_lines(s: &crate::schedule::Schedule) -> String {
+    use crate::phase::PhaseKind;
+    let hours = |m: u32| {
+        if m.is_multiple_of(60) {
+            format!("{}", m / 60)
+        } else {
+            format!("{:.2}", f64::from(m) / 60.0)
+                .trim_end_matches('0')
+                .to_string()
+        }
+    };
+    let mut out = format!("Schedule ({}):\n", s.timezone);
+    for (kind, word) in [
+        (PhaseKind::Movement, "MOVE"),
+        (PhaseKind::Retreat, "RETREAT"),
+        (PhaseKind::Adjustment, "ADJUST"),
+    ] {
+        let p = s.for_kind(kind);
+        let clock = match p.deadline_time {
+            Some(t) => t.format("%H:%M").to_string(),
+            None => "-1".to_string(),
+        };
+        let _ = write!(
+            out,
+            "  {word:<7} CLOCK {clock} NEXT {} GRACE {} DAYS {}",
+            p.next_hours,
+            p.grace_hours,
+            p.weekdays.to_judge()
+        );
+        if p.min_minutes > 0 {
+            let _ = write!(out, " MIN {}", hours(p.min_minutes));
+        }
+        if p.delay_minutes > 0 {
+            let _ = write!(out, " DELAY {}", hours(p.delay_minutes));
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -10,6 +10,8 @@
 
 use std::collections::HashMap;
 
+use super::house::AssignBy;
+use super::model::GameState;
 use crate::lots::{Draw, LotError, LotSecret, draw};
 
 /// One player waiting for a power.
@@ -61,6 +63,57 @@ impl Solver<'_> {
 
 /// `(address, power)` pairs.
 pub type Assignment = Vec<(String, String)>;
+
+/// Powers for the players of a forming game, as its master's setting says
+/// (njudge's `PRFLIST`, `PRFRAND`, `PRFBOTH`). Under `PRFBOTH`, the players
+/// who asked for any power (`SET PREFERENCE *`) are drawn one by lot first,
+/// in order of address ("these assignments are made *before* the Judge looks
+/// at other players' preference lists"); the others get theirs by list from
+/// the powers left.
+pub fn assign_players(
+    secret: &LotSecret,
+    state: &GameState,
+    powers: &[String],
+) -> Result<(Assignment, Vec<Draw>), LotError> {
+    let rule = state.settings.house.assign;
+    let mut any: Vec<String> = Vec::new();
+    let mut listed = Vec::new();
+    for m in state.players() {
+        match rule {
+            AssignBy::Both if m.any_power => any.push(m.address.clone()),
+            // `PRFRAND`: preference lists are not read.
+            AssignBy::Random => listed.push(Applicant {
+                address: m.address.clone(),
+                preferences: Vec::new(),
+            }),
+            _ => listed.push(Applicant {
+                address: m.address.clone(),
+                preferences: m.preferences.clone(),
+            }),
+        }
+    }
+    any.sort_by_key(|a| a.to_lowercase());
+    let mut left = powers.to_vec();
+    let (mut result, mut draws) = (Vec::new(), Vec::new());
+    for address in any {
+        let chosen = match left.as_slice() {
+            [] => break,
+            [only] => only.clone(),
+            _ => {
+                let d = draw(secret, &format!("any power for {address}"), &left)?;
+                let w = d.winner().to_string();
+                draws.push(d);
+                w
+            }
+        };
+        left.retain(|p| *p != chosen);
+        result.push((address, chosen));
+    }
+    let (rest, more) = assign_powers(secret, &listed, &left)?;
+    result.extend(rest);
+    draws.extend(more);
+    Ok((result, draws))
+}
 
 /// Assigns one power to each applicant (at most as many applicants as powers,
 /// at most 64 powers). Returns `(address, power)` pairs and the draws made.

@@ -52,6 +52,7 @@ pub(crate) fn schedule(
     state.clock.late_notice_sent = false;
     state.clock.explicit = false;
     state.clock.started = Some(now);
+    state.clock.held_from = None;
     Ok(())
 }
 

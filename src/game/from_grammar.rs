@@ -205,6 +205,16 @@ fn create_flag(w: &str) -> Option<GameFlag> {
     })
 }
 
+fn press_target(map: &Map, to: &PressTo) -> PressTarget {
+    match to {
+        PressTo::All => PressTarget::All,
+        PressTo::Master => PressTarget::Master,
+        PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
+        PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
+        PressTo::Observers => PressTarget::Observers,
+    }
+}
+
 fn names(map: &Map, powers: &[crate::map::Power]) -> Vec<String> {
     powers.iter().map(|p| power_name(map, *p)).collect()
 }
@@ -263,9 +273,11 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
     Ok(Some(match c {
         Command::Signon {
             variant: Some(variant),
+            options,
             ..
         } => R::SignOnNamed {
             variant: variant.clone(),
+            options: options.clone(),
             signon: Box::new(signon(map, c)),
         },
         Command::Signon { .. } => signon(map, c),
@@ -350,20 +362,21 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
         Command::Else => R::Else,
         Command::ElseIf(c) => R::ElseIf(super::conditions::CondDoc::from_grammar(map, c)),
         Command::EndIf => R::EndIf,
-        Command::Press { to, color, text } => R::Press {
-            to: match to {
-                PressTo::All => PressTarget::All,
-                PressTo::Master => PressTarget::Master,
-                PressTo::Powers(list) => PressTarget::Powers(names(map, list)),
-                PressTo::AllBut(list) => PressTarget::AllBut(names(map, list)),
-                PressTo::Observers => PressTarget::Observers,
-            },
+        Command::Press {
+            to,
+            color,
+            fake,
+            text,
+        } => R::Press {
+            to: press_target(map, to),
             grey: matches!(color, Some(PressColor::Grey)),
+            fake: fake.as_ref().map(|f| press_target(map, f)),
             text: text.clone(),
         },
         Command::Broadcast { text } => R::Press {
             to: PressTarget::All,
             grey: false,
+            fake: None,
             text: text.clone(),
         },
         Command::Process(None) => R::Process,
@@ -421,6 +434,12 @@ fn request(map: &Map, c: &Command, now: DateTime<Utc>, tz: Tz) -> Result<Option<
             setting: setting.clone(),
             why: why.clone(),
         },
+        Command::SetAlready { setting, why } => R::Already {
+            setting: setting.clone(),
+            why: why.clone(),
+        },
+        Command::ListFull => R::ListFull,
+        Command::SetPreferenceAny => R::SetPreferenceAny,
         other => match agora_command(other) {
             Some(c) => R::Agora(c),
             None => R::Unsupported(command_canonical(map, other)),

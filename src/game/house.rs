@@ -1,7 +1,8 @@
 //! The game settings njudge's Masters know (`master`, `index`) beyond the
 //! rules and the clock: whether the game is listed, its comment, the start
 //! by hand, moderation, how powers are assigned, the press colour rule, fake
-//! press, the centres that win. Kept with the game's settings, shown by `LIST`.
+//! press, the centres that win, quiet notices, concessions, the longest
+//! absence. Kept with the game's settings, shown by `LIST`.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +45,17 @@ pub struct HouseSettings {
     /// Supply centres that win the game (`SET CENTERS`; none: more than half).
     #[serde(default)]
     pub centers: Option<u32>,
+    /// Notices of sign-ons, observers, resignations and take-overs go to the
+    /// masters only (`SET QUIET`).
+    #[serde(default)]
+    pub quiet: bool,
+    /// Players may concede (`SET NO CONCESSIONS`: they may not).
+    #[serde(default = "yes")]
+    pub concessions: bool,
+    /// The longest absence a player may set, in days (`SET MAX ABSENCE`;
+    /// none: 31, the longest there is).
+    #[serde(default)]
+    pub max_absence: Option<u32>,
 }
 
 fn yes() -> bool {
@@ -61,6 +73,9 @@ impl Default for HouseSettings {
             grey_only: false,
             fake_press: false,
             centers: None,
+            quiet: false,
+            concessions: true,
+            max_absence: None,
         }
     }
 }
@@ -94,9 +109,18 @@ impl HouseSettings {
         } else {
             "No Fake"
         });
+        if self.quiet {
+            flags.push("Quiet");
+        }
+        if !self.concessions {
+            flags.push("NoConcessions");
+        }
         let mut out = format!("Settings: {}", flags.join(", "));
         if let Some(n) = self.centers {
             out.push_str(&format!(", {n} centres win"));
+        }
+        if let Some(n) = self.max_absence {
+            out.push_str(&format!(", absences up to {n} days"));
         }
         out.push('\n');
         if !self.comment.is_empty() {

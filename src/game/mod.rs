@@ -18,6 +18,7 @@ pub mod house;
 pub mod model;
 pub mod notice;
 pub mod orders_check;
+pub mod pause;
 pub mod pictures;
 pub mod process;
 pub mod request;

@@ -94,6 +94,9 @@ pub struct Member {
     /// powers liked equally.
     #[serde(default)]
     pub preferences: Vec<Vec<String>>,
+    /// `SET PREFERENCE *`: any power, drawn by lot before the lists are read.
+    #[serde(default)]
+    pub any_power: bool,
     #[serde(default)]
     pub wait: bool,
     /// `Some(list)`: votes for a draw among `list` (empty = every survivor).
@@ -117,6 +120,7 @@ impl Member {
             power: None,
             password_hash,
             preferences: Vec::new(),
+            any_power: false,
             wait: false,
             draw: None,
             concede: None,
@@ -175,6 +179,13 @@ pub struct PhaseClock {
     /// When the phase began (its clock was set): njudge's `MIN` counts from it.
     #[serde(default)]
     pub started: Option<DateTime<Utc>>,
+    /// The deadline the phase had before `MIN`/`DELAY` brought it forward
+    /// (changed orders restart `DELAY`, never past it).
+    #[serde(default)]
+    pub held_from: Option<DateTime<Utc>>,
+    /// A paused game's next reminder (`game::pause`).
+    #[serde(default)]
+    pub pause_reminder: Option<DateTime<Utc>>,
 }
 
 /// The whole state of one game.
@@ -296,6 +307,13 @@ impl GameState {
             }
         }
         out
+    }
+
+    /// When a paused game next reminds its members (`game::pause`).
+    pub fn next_pause_reminder(&self) -> Option<DateTime<Utc>> {
+        (self.status == Status::Paused)
+            .then_some(self.clock.pause_reminder)
+            .flatten()
     }
 
     pub fn phase_name(&self) -> Option<&str> {

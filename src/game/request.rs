@@ -105,6 +105,8 @@ pub enum Request {
     /// variant` joins the next forming game of that variant.
     SignOnNamed {
         variant: String,
+        /// The options named after the variant (`gunboat`, `nmr`...).
+        options: Vec<String>,
         signon: Box<Request>,
     },
     /// `WHOIS user ...`: the registrations whose address starts so.
@@ -203,6 +205,8 @@ pub enum Request {
     Press {
         to: PressTarget,
         grey: bool,
+        /// njudge's fake press: the readers the header names instead.
+        fake: Option<PressTarget>,
         text: String,
     },
     /// A command the engine does not carry out yet; answered as such.
@@ -237,6 +241,15 @@ pub enum Request {
         setting: String,
         why: String,
     },
+    /// An njudge setting that is always so here: answered, nothing changed.
+    Already {
+        setting: String,
+        why: String,
+    },
+    /// `LIST FULL`: every listed game in detail.
+    ListFull,
+    /// `SET PREFERENCE *`: any power, by lot (in `PRFBOTH` and `PRFRAND` games).
+    SetPreferenceAny,
 }
 
 /// What the receiving mail server says of a mail's sender: an

@@ -335,6 +335,9 @@ pub(crate) fn next_action(variant: &dyn Variant, state: &GameState) -> Option<Da
     if state.status == Status::Forming {
         return variant.forming_wakeup(state);
     }
+    if state.status == Status::Paused {
+        return state.next_pause_reminder();
+    }
     if state.status != Status::Active {
         return None;
     }

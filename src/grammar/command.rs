@@ -125,6 +125,9 @@ pub enum Command {
         game: String,
         password: String,
         variant: Option<String>,
+        /// Options after the variant (`SIGNON ?game pw standard gunboat`): each
+        /// must describe the game, or the sign-on is refused.
+        options: Vec<String>,
     },
     /// Ends the mail: nothing after it is read.
     Signoff,
@@ -155,6 +158,8 @@ pub enum Command {
     SetAddress(Option<String>),
     /// Groups in order of preference; powers in one group are equally wanted.
     SetPreference(Vec<Vec<Power>>),
+    /// `SET PREFERENCE *`: any power, drawn by lot (njudge's `PRFBOTH`).
+    SetPreferenceAny,
     /// `SET TIMEZONE Europe/Paris`: the zone the player's dates are read in.
     SetTimezone(Tz),
     // -- njudge habits of players -----------------------------------------------
@@ -171,6 +176,8 @@ pub enum Command {
     // -- game ----------------------------------------------------------------------
     /// `LIST [game]`
     List(Option<String>),
+    /// `LIST FULL`: every listed game with its settings, schedule and players.
+    ListFull,
     /// `HISTORY [game] [FROM date] [TO date] [LINES n]`,
     /// `HISTORY [game] EXCLSTART turn [EXCLEND turn] [BROAD]`
     History {
@@ -208,6 +215,8 @@ pub enum Command {
     Press {
         to: PressTo,
         color: Option<PressColor>,
+        /// `FAKE [PARTIAL] [TO list | BROADCAST]`: who the header names instead.
+        fake: Option<PressTo>,
         text: String,
     },
     /// `BROADCAST` ... `ENDPRESS`
@@ -357,6 +366,12 @@ pub enum Command {
         setting: String,
         why: String,
     },
+    /// An njudge setting that is always so on this judge: the words as
+    /// written and why (nothing changes).
+    SetAlready {
+        setting: String,
+        why: String,
+    },
 }
 
 /// A game setting of njudge's `master` and `index` files (the Master's, or any
@@ -383,6 +398,13 @@ pub enum GameFlag {
     Press(PressRule),
     /// `SET NO FAKE` (false), `SET PARTIAL MAY BE FAKED` (true).
     Fake(bool),
+    /// `SET [NO] QUIET`: notices of sign-ons, observers, resignations and
+    /// take-overs go to the Master only.
+    Quiet(bool),
+    /// `SET [NO] CONCESSIONS`: whether players may `SET CONCEDE`.
+    Concessions(bool),
+    /// `SET MAX ABSENCE n`: the longest absence (days) a player may set.
+    MaxAbsence(u32),
 }
 
 /// njudge's power assignment settings.
@@ -715,6 +737,11 @@ pub(crate) fn command(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Command>, Gr
         "set" => set(ctx, cur)?,
         "nowait" => Command::SetWait(false),
         "wait" => Command::SetWait(true),
+        // njudge: `LIST FULL` is the keyword, not a game named Full.
+        "list" if cur.is_word(&["full"]) && cur.peek_at(1).is_none() => {
+            cur.bump();
+            Command::ListFull
+        }
         "list" => Command::List(opt_raw(cur)),
         "history" => history(cur)?,
         "summary" => Command::Summary(opt_raw(cur)),
@@ -1035,13 +1062,58 @@ fn signon(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     // njudge: the variant named after the password, to show the player
     // knows what the game is.
     let variant = opt_raw(cur).map(|v| v.to_ascii_lowercase());
+    // Options after the variant, when every word left is one: a line with
+    // other words after a sign-on is not a sign-on (`Hello judge, here are my
+    // orders`).
+    let rest: Vec<String> = cur.line.toks[cur.pos..]
+        .iter()
+        .map(|t| cur.line.raw_of(t).to_ascii_lowercase())
+        .collect();
+    let options = if rest.iter().all(|w| SIGNON_OPTIONS.contains(&w.as_str())) {
+        cur.pos = cur.line.toks.len();
+        rest
+    } else {
+        Vec::new()
+    };
     Ok(Command::Signon {
         seat,
         game,
         password,
         variant,
+        options,
     })
 }
+
+/// The words njudge players write after the variant on `SIGNON` (the
+/// engine says which the game has): the options `CREATE` takes, and the
+/// variant options of njudge's judges this judge does not play.
+const SIGNON_OPTIONS: &[&str] = &[
+    "white",
+    "grey",
+    "gray",
+    "nopress",
+    "none",
+    "nmr",
+    "nonmr",
+    "partial",
+    "nopartial",
+    "dias",
+    "nodias",
+    "1971",
+    "2000",
+    "2023",
+    "nolist",
+    "private",
+    "manualstart",
+    "prflist",
+    "prfrand",
+    "prfboth",
+    "gunboat",
+    "blind",
+    "shorthand",
+    "wings",
+    "duplex",
+];
 
 /// `CREATE ?<game> <password> [variant] [options]`
 fn create(cur: &mut Cursor) -> Result<Command, GrammarError> {
@@ -1227,6 +1299,7 @@ fn initial(map: &Map, w: &str) -> Option<Power> {
 fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     let mut to = PressTo::All;
     let mut color = None;
+    let mut fake = None;
     // njudge: `PRESS` alone sends nothing (a broadcast must be asked for).
     if cur.at_end() {
         return Err(GrammarError::new(
@@ -1237,7 +1310,8 @@ fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
              PRESS TO ALL, or BROADCAST",
         ));
     }
-    for _ in 0..3 {
+    let mut fake_col = None;
+    for _ in 0..4 {
         if let Some(t) = press_audience(ctx, cur)? {
             to = t;
         }
@@ -1246,11 +1320,26 @@ fn press(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         } else if cur.eat_word(&["white", "unanonymous", "unanonymously"]) {
             color = Some(PressColor::White);
         }
-        no_fake(cur)?;
+        let col = cur.column();
+        if let Some(f) = fake_header(ctx, cur)? {
+            fake = f;
+            fake_col = col;
+        }
+    }
+    // njudge's `press`: "press to the Master will NOT be faked, and you will
+    // get scolded if you try".
+    if fake.is_some() && to == PressTo::Master {
+        return Err(GrammarError::new(
+            ErrorKind::Block,
+            fake_col,
+            "FAKE",
+            "press to the master is never faked; the message was not sent",
+        ));
     }
     Ok(Command::Press {
         to,
         color,
+        fake,
         text: String::new(),
     })
 }
@@ -1357,26 +1446,37 @@ fn is_press_option(w: &str) -> bool {
     )
 }
 
-/// `NOFAKE` / `NO FAKE [BROADCAST]` are read (the press is what it says);
-/// `FAKE ...` is refused: this judge sends no fake press.
-fn no_fake(cur: &mut Cursor) -> Result<(), GrammarError> {
+/// njudge's fake headers: `NOFAKE` / `NO FAKE [BROADCAST]` (`Some(None)`: the
+/// press is what it says), `FAKE [BROADCAST]`, `FAKE [PARTIAL] TO [ALL BUT]
+/// list`, `FAKE +list`, `FAKE -list` (`Some(Some(to))`: the readers the
+/// header names). `None`: no such words here. Whether the game allows it is
+/// the engine's to say.
+fn fake_header(ctx: &Ctx, cur: &mut Cursor) -> Result<Option<Option<PressTo>>, GrammarError> {
     let at = cur.pos;
     if cur.eat_word(&["nofake"]) || (cur.eat_word(&["no"]) && cur.eat_word(&["fake"])) {
         cur.eat_word(&["broadcast"]);
-        return Ok(());
+        return Ok(Some(None));
     }
     cur.pos = at;
-    if cur.is_word(&["fake"]) {
-        return Err(GrammarError::new(
-            ErrorKind::Block,
-            cur.column(),
-            "FAKE",
-            "fake press is not sent by this judge, whatever the game's fake \
-             setting: what a message says of its sender and readers is always \
-             true; the message was not sent",
-        ));
+    if !cur.eat_word(&["fake"]) {
+        return Ok(None);
     }
-    Ok(())
+    if cur.eat_word(&["broadcast"]) {
+        return Ok(Some(Some(PressTo::All)));
+    }
+    cur.eat_word(&["partial"]);
+    let col = cur.column();
+    match press_audience(ctx, cur)? {
+        None => Ok(Some(Some(PressTo::All))),
+        Some(PressTo::Master | PressTo::Observers) => Err(GrammarError::new(
+            ErrorKind::Block,
+            col,
+            "FAKE",
+            "a fake header names powers or everyone, never the master or the \
+             observers; the message was not sent",
+        )),
+        Some(t) => Ok(Some(Some(t))),
+    }
 }
 
 /// `DIARY [RECORD | LIST | READ <n> | DELETE <n>]`
@@ -1498,7 +1598,17 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
     Ok(match w {
         "password" => Command::SetPassword(raw(cur, "a password")?),
         "address" => Command::SetAddress(opt_raw(cur)),
-        "preference" | "preferences" => Command::SetPreference(preference(ctx, cur)?),
+        "preference" | "preferences" | "pref"
+            if cur
+                .peek()
+                .is_some_and(|t| t.kind == Kind::Other && t.ch == '*') =>
+        {
+            cur.bump();
+            Command::SetPreferenceAny
+        }
+        // njudge: `SET PREFERENCE` alone clears the list.
+        "preference" | "preferences" | "pref" if cur.at_end() => Command::SetPreference(Vec::new()),
+        "preference" | "preferences" | "pref" => Command::SetPreference(preference(ctx, cur)?),
         "timezone" => {
             let col = cur.column();
             let z = raw(cur, "a time zone (Europe/Paris)")?;
@@ -1515,7 +1625,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "nowait" => Command::SetWait(false),
         "draw" => Command::SetDraw(powers(ctx, cur)?),
         "nodraw" => Command::SetNoDraw,
-        "concede" => Command::SetConcede(power_arg(ctx, cur)?),
+        "concede" | "conc" => Command::SetConcede(power_arg(ctx, cur)?),
         "noconcede" => Command::SetNoConcede,
         "nonmr" => Command::SetNmr(false),
         "nopartial" => {
@@ -1525,7 +1635,8 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
         "dias" => Command::SetDias(true),
         "nodias" => Command::SetDias(false),
         "no" => set_no(cur)?,
-        "absence" => {
+        // njudge: `SET HOLIDAY[S]`, `SET VACATION[S]` are `SET ABSENCE`.
+        "absence" | "holiday" | "holidays" | "vacation" | "vacations" => {
             let from = date(cur)?;
             let to = if cur.eat_word(&["to", "until"]) {
                 Some(date(cur)?)
@@ -1535,7 +1646,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
             Command::SetAbsence { from, to }
         }
         "deadline" => Command::SetDeadline(date(cur)?),
-        "grace" => Command::SetGrace(date(cur)?),
+        "grace" if !cur.is_word(&["press"]) => Command::SetGrace(date(cur)?),
         "move" | "movement" => set_clock(cur, PhaseKind::Movement)?,
         "retreat" => set_clock(cur, PhaseKind::Retreat)?,
         "adjust" | "adjustment" | "build" => set_clock(cur, PhaseKind::Adjustment)?,
@@ -1599,7 +1710,7 @@ fn set(ctx: &Ctx, cur: &mut Cursor) -> Result<Command, GrammarError> {
 fn set_no(cur: &mut Cursor) -> Result<Command, GrammarError> {
     let c = match cur.word() {
         Some("draw") => Command::SetNoDraw,
-        Some("concede") => Command::SetNoConcede,
+        Some("concede" | "conc") => Command::SetNoConcede,
         Some("nmr") => Command::SetNmr(false),
         Some("partial") => Command::SetPartial(false),
         Some("dias") => Command::SetDias(false),
@@ -1876,6 +1987,17 @@ fn block(head: &str, text: &str, end: &str) -> String {
     s
 }
 
+/// ` TO ...` for a press audience.
+fn press_to(map: Option<&Map>, to: &PressTo) -> String {
+    match to {
+        PressTo::All => " TO ALL".into(),
+        PressTo::Master => " TO MASTER".into(),
+        PressTo::Powers(ps) => format!(" TO {}", plist(map, ps)),
+        PressTo::AllBut(ps) => format!(" TO ALL BUT {}", plist(map, ps)),
+        PressTo::Observers => " TO O".into(),
+    }
+}
+
 fn print(map: Option<&Map>, c: &Command) -> String {
     use Command::*;
     match c {
@@ -1883,6 +2005,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
             seat,
             game,
             variant,
+            options,
             ..
         } => {
             let s = match seat {
@@ -1890,7 +2013,12 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 Seat::Power(p) => format!("SIGNON {}@{game} ****", pname(map, *p)),
                 Seat::Join => format!("SIGNON ?{game} ****"),
             };
-            opt_s(&s, variant)
+            let mut s = opt_s(&s, variant);
+            for o in options {
+                s.push(' ');
+                s.push_str(o);
+            }
+            s
         }
         Signoff => "SIGNOFF".into(),
         Create {
@@ -1921,6 +2049,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         }
         SetPassword(_) => "SET PASSWORD ****".into(),
         SetAddress(a) => opt_s("SET ADDRESS", a),
+        SetPreference(groups) if groups.is_empty() => "SET PREFERENCE".into(),
         SetPreference(groups) => {
             let parts: Vec<String> = groups
                 .iter()
@@ -1934,8 +2063,10 @@ fn print(map: Option<&Map>, c: &Command) -> String {
                 .collect();
             format!("SET PREFERENCE {}", parts.join(" "))
         }
+        SetPreferenceAny => "SET PREFERENCE *".into(),
         SetTimezone(tz) => format!("SET TIMEZONE {}", tz.name()),
         List(g) => opt_s("LIST", g),
+        ListFull => "LIST FULL".into(),
         History {
             game,
             from,
@@ -1974,20 +2105,27 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         SetNoConcede => "SET NO CONCEDE".into(),
         SetAbsence { from, to: None } => format!("SET ABSENCE {from}"),
         SetAbsence { from, to: Some(to) } => format!("SET ABSENCE {from} TO {to}"),
-        Press { to, color, text } => {
+        Press {
+            to,
+            color,
+            fake,
+            text,
+        } => {
             let mut s = "PRESS".to_string();
             match to {
                 // `PRESS` alone is refused: a broadcast says so.
                 PressTo::All if color.is_none() => s.push_str(" TO ALL"),
                 PressTo::All => {}
-                PressTo::Master => s.push_str(" TO MASTER"),
-                PressTo::Powers(ps) => s.push_str(&format!(" TO {}", plist(map, ps))),
-                PressTo::AllBut(ps) => s.push_str(&format!(" TO ALL BUT {}", plist(map, ps))),
-                PressTo::Observers => s.push_str(" TO O"),
+                to => s.push_str(&press_to(map, to)),
             }
             match color {
                 Some(PressColor::Grey) => s.push_str(" GREY"),
                 Some(PressColor::White) => s.push_str(" WHITE"),
+                None => {}
+            }
+            match fake {
+                Some(PressTo::All) => s.push_str(" FAKE BROADCAST"),
+                Some(to) => s.push_str(&format!(" FAKE{}", press_to(map, to))),
                 None => {}
             }
             block(&s, text, "ENDPRESS")
@@ -2099,6 +2237,7 @@ fn print(map: Option<&Map>, c: &Command) -> String {
         | RollbackTurn(_)
         | SetFlag(_)
         | SetClockLine { .. }
-        | SetRefused { .. } => super::njudge_master::print(c),
+        | SetRefused { .. }
+        | SetAlready { .. } => super::njudge_master::print(c),
     }
 }

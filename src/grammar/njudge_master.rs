@@ -134,8 +134,157 @@ pub(super) fn set_word(cur: &mut Cursor, word: &str) -> Option<Result<Command, G
         }
         "cd" => Some(Ok(Command::SetNmr(true))),
         "nocd" => Some(Ok(Command::SetNmr(false))),
-        other => cannot_apply(cur, "SET", other),
+        "quiet" => flag(GameFlag::Quiet(true)),
+        "concessions" | "concession" => flag(GameFlag::Concessions(true)),
+        "max" | "maximum" if cur.eat_word(&["absence", "absences"]) => Some(
+            number(cur, "a number of days (0 to 31)")
+                .map(|n| Command::SetFlag(GameFlag::MaxAbsence(n))),
+        ),
+        other => house_word(cur, "SET", other, true).or_else(|| cannot_apply(cur, "SET", other)),
     }
+}
+
+/// njudge's settings of press, processing and secrecy that this judge reads
+/// as always so, or refuses with the reason (`on`: without `NO`). The rest of
+/// the line is taken with them; `None`: not one of them.
+fn house_word(
+    cur: &mut Cursor,
+    prefix: &str,
+    word: &str,
+    on: bool,
+) -> Option<Result<Command, GrammarError>> {
+    const PRESS_ALWAYS: &str = "the master of a game here receives all press, partial press \
+                                included, always";
+    const OBSERVERS: &str = "observers here read press to everyone and write only to the \
+                             master; press between players stays between them and the master";
+    const PROCESS: &str = "a phase here is processed at its deadline by the clock; PAUSE holds \
+                           a game and its master's PROCESS processes it by hand";
+    let next = cur.word();
+    let press_next = next == Some("press");
+    let (already, why) = match (word, on) {
+        ("all", true) if press_next => (true, PRESS_ALWAYS),
+        ("normal", true) if press_next => (
+            false,
+            "the master of a game here always receives all press (a master who arbitrates \
+             must read what was said)",
+        ),
+        ("watch", _) if next == Some("all") => (!on, OBSERVERS),
+        ("observer" | "observers", true) if next == Some("no") => (
+            true,
+            "observers here may write only to the master, as njudge allows under OBSERVER NO",
+        ),
+        ("observer" | "observers", true) => (false, OBSERVERS),
+        ("manual", _) if matches!(next, Some("process" | "proc")) => (!on, PROCESS),
+        ("manualprocess", _) => (!on, PROCESS),
+        ("auto" | "automatic", _) if matches!(next, Some("process" | "proc")) => (on, PROCESS),
+        ("autoprocess", _) => (on, PROCESS),
+        ("show", _) => (
+            !on,
+            "changes to a game's settings are not announced to its players here, so nobody's \
+             address is shown with them",
+        ),
+        ("secret", _) => (
+            !on,
+            "LIST and WHOGAME show who plays every game here; this judge plays no duplex games",
+        ),
+        ("reveal", _) => (
+            on,
+            "the players of a game are public here (this judge plays no gunboat games), before \
+             and after it ends",
+        ),
+        ("resume", _) => (
+            !on,
+            "only a master resumes a game here (RESUME); a terminated game stays finished",
+        ),
+        ("late", _) if next == Some("count") => {
+            (!on, "this judge keeps no count of a player's late phases")
+        }
+        ("late" | "minor" | "grace" | "touch" | "must", _)
+            if press_next || next == Some("order") =>
+        {
+            (
+                !on,
+                "press here is held back neither by the phase, nor by who has ordered or is late, \
+                 nor by where units stand: the game's press setting alone says who may write",
+            )
+        }
+        ("blank", _) if press_next => (
+            !on,
+            "a press message here must have text; an empty one is not sent",
+        ),
+        ("postal" | "postalpress", _) => (
+            !on,
+            "postal press (held until the phase is processed) is not offered; BROADCAST sends \
+             the message to everyone now",
+        ),
+        ("strict", _) => (
+            false,
+            "convoy orders are always checked against the board, the grace period ends when it \
+             was set to, and SET WAIT holds a phase until its deadline",
+        ),
+        ("approval" | "approve" | "approved", _) => (
+            !on,
+            "a player's orders are never held for approval here: a master vets players with \
+             SET MANUAL START before the game starts, and EJECT",
+        ),
+        ("not", true) if next.is_some_and(|w| w.starts_with("approve")) => (
+            false,
+            "a player's orders are never held for approval here: a master vets players with \
+             SET MANUAL START before the game starts, and EJECT",
+        ),
+        ("not", true) if next == Some("variant") => (
+            false,
+            "options are set each by its own SET here (SET NO DIAS, SET NO PARTIAL...), and \
+             the Masters Rules by SET MASTERS",
+        ),
+        ("start", true) => (
+            false,
+            "the earliest processing is set by the clock here: SET MOVE MIN <hours> (and \
+             RETREAT, ADJUST) keeps complete orders from being processed sooner",
+        ),
+        ("auto" | "automatic", _) if next == Some("create") => (
+            !on,
+            "a game is created here only by CREATE; njudge never built its AUTO CREATE",
+        ),
+        ("auto" | "automatic", _) if next == Some("disband") => (
+            !on,
+            "a dislodged unit here may retreat, as the rulebook says",
+        ),
+        ("normal", true) if next == Some("disband") => (
+            true,
+            "builds and disbands here follow the rulebook: a power disbands only when it has \
+             more units than centres",
+        ),
+        ("broadcast", _) => (
+            on,
+            "the masters and observers of a game receive every broadcast here",
+        ),
+        ("normal", _) if next == Some("broadcast") => (
+            on,
+            "the masters and observers of a game receive every broadcast here",
+        ),
+        ("autocreate", _) => (
+            !on,
+            "a game is created here only by CREATE; njudge never built its AUTO CREATE",
+        ),
+        _ => return None,
+    };
+    // The words as written from the setting's first (`SET START Mon 10:00`).
+    let from = cur.line.toks[cur.pos.saturating_sub(1)].start as usize;
+    let words = cur.line.src.get(from..).unwrap_or("").trim().to_uppercase();
+    cur.pos = cur.line.toks.len();
+    let setting = format!("{prefix} {words}");
+    Some(Ok(if already {
+        Command::SetAlready {
+            setting,
+            why: why.to_string(),
+        }
+    } else {
+        Command::SetRefused {
+            setting,
+            why: why.to_string(),
+        }
+    }))
 }
 
 /// `SET NO <word> ...` for njudge's settings (the cursor is on `word`).
@@ -161,7 +310,11 @@ pub(super) fn set_no_word(cur: &mut Cursor) -> Option<Result<Command, GrammarErr
         }
         "press" => Some(Ok(Command::SetPress(PressSetting::None))),
         "cd" => Some(Ok(Command::SetNmr(false))),
-        other => cannot_apply(cur, "SET NO", other),
+        "quiet" => flag(GameFlag::Quiet(false)),
+        "concessions" | "concession" => flag(GameFlag::Concessions(false)),
+        other => {
+            house_word(cur, "SET NO", other, false).or_else(|| cannot_apply(cur, "SET NO", other))
+        }
     };
     if c.is_none() {
         cur.pos = start;
@@ -225,7 +378,7 @@ fn cannot_apply(
         | "adjacency" | "fort" | "fortress" | "garrison" | "garrisons" | "mach2" | "summer"
         | "disband" | "coastal" => MACHIAVELLI,
         "railways" | "gateways" | "hong" | "hongkong" | "duality" | "bcenters" | "bcentres"
-        | "portage" | "transform" | "trafo" | "blank" | "empty" | "allied" => MAP,
+        | "portage" | "transform" | "trafo" | "attack" | "blank" | "empty" | "allied" => MAP,
         "any" | "home" | "one" => {
             "builds and disbands here follow the rulebook (builds in unoccupied home centres \
              still owned); the build options of njudge's variants are not played"
@@ -279,6 +432,11 @@ pub(super) fn print(c: &Command) -> String {
             GameFlag::Press(PressRule::WhiteGrey) => "SET WHITE/GREY".into(),
             GameFlag::Fake(false) => "SET NO FAKE".into(),
             GameFlag::Fake(true) => "SET PARTIAL MAY BE FAKED".into(),
+            GameFlag::Quiet(true) => "SET QUIET".into(),
+            GameFlag::Quiet(false) => "SET NO QUIET".into(),
+            GameFlag::Concessions(true) => "SET CONCESSIONS".into(),
+            GameFlag::Concessions(false) => "SET NO CONCESSIONS".into(),
+            GameFlag::MaxAbsence(n) => format!("SET MAX ABSENCE {n}"),
         },
         Command::SetClockLine { phase, settings } => {
             let mut s = match phase {
@@ -292,7 +450,9 @@ pub(super) fn print(c: &Command) -> String {
             }
             s
         }
-        Command::SetRefused { setting, .. } => setting.clone(),
+        Command::SetRefused { setting, .. } | Command::SetAlready { setting, .. } => {
+            setting.clone()
+        }
         _ => String::new(),
     }
 }

@@ -182,7 +182,7 @@ impl Tx<'_> {
     pub fn due_games(&self, now: DateTime<Utc>) -> Result<Vec<GameId>, StoreError> {
         self.query_all(
             "SELECT id FROM games
-             WHERE status IN ('active', 'forming') AND next_deadline IS NOT NULL
+             WHERE status IN ('active', 'forming', 'paused') AND next_deadline IS NOT NULL
                AND next_deadline <= ?1
              ORDER BY next_deadline, id",
             [to_secs(now)],
@@ -194,7 +194,7 @@ impl Tx<'_> {
     /// one), for the daemon's alarm.
     pub fn next_deadline(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let secs: Option<Option<i64>> = self.query_opt(
-            "SELECT MIN(next_deadline) FROM games WHERE status IN ('active', 'forming')",
+            "SELECT MIN(next_deadline) FROM games WHERE status IN ('active', 'forming', 'paused')",
             [],
             |r| Ok(r.get(0)?),
         )?;

@@ -38,6 +38,7 @@ impl Session<'_, '_, '_> {
         g.state.clock.grace = Some(crate::schedule::grace_end(&sched, t));
         g.state.clock.late_notice_sent = false;
         g.state.clock.explicit = true;
+        g.state.clock.held_from = None;
         let tz = self.work.zone_of(&self.sender);
         self.ok(
             text,
@@ -118,9 +119,11 @@ impl Session<'_, '_, '_> {
                         format!("only an active game can be paused ({name} is {status:?})"),
                     );
                 } else {
+                    let now = self.now();
                     let g = self.work.game_mut(&key);
                     g.state.status = Status::Paused;
                     g.state.paused_from = Some(Status::Active);
+                    crate::game::pause::paused_at(&mut g.state, now);
                     self.ok(text, format!("{name} is paused."));
                     self.tell_pause(&key, true)?;
                 }
@@ -513,6 +516,9 @@ impl Session<'_, '_, '_> {
         let position = before.to_position(map)?;
         process::enter_phase(g.variant, map, &mut g.state, &position);
         g.variant.rolled_back(&mut g.state, &record.phase);
+        // The next report is numbered as the turn it replays (njudge's
+        // `ROLLBACK n` and the `game.NNN` of the reports agree).
+        g.state.next_seq = live.iter().position(|p| p.id == record.id).unwrap_or(0) as i64;
         g.state.status = Status::Active;
         g.state.paused_from = None;
         g.state.outcome = None;

@@ -312,6 +312,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         for key in std::mem::take(&mut self.votes_changed) {
             advance::check_votes(self.work, &key)?;
         }
+        // njudge's DELAY counts "after the last required orders have been
+        // received": orders changed by this mail restart it.
+        let changed: Vec<String> = self.given.iter().map(|(k, ..)| k.clone()).collect();
         self.report_given()?;
         if let Some(ctx) = self.context.clone()
             && matches!(ctx.who, Who::Power(_))
@@ -325,7 +328,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 .state
                 .phase_name()
                 .map(str::to_string);
-            let processed = advance::process_if_ready(self.work, &ctx.key)?;
+            let changed = changed.contains(&ctx.key);
+            let processed = advance::process_if_ready(self.work, &ctx.key, changed)?;
             self.processed += processed;
             if let (true, Some((_, orders)), Some(phase)) = (processed > 0, before, phase) {
                 self.completed = Some(Completed { phase, orders });
@@ -750,7 +754,13 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 game,
                 password,
             } => self.join(line, text, game, password),
-            SignOnNamed { variant, signon } => self.sign_on_named(line, text, variant, signon),
+            SignOnNamed {
+                variant,
+                options,
+                signon,
+            } => self.sign_on_named(line, text, variant, options, signon),
+            ListFull => self.list_full(text),
+            SetPreferenceAny => self.set_preference_any(line, text),
             WhoIs(users) => self.whois(text, users),
             InfoPlayer(address) => self.info_player(text, address),
             IAmAlso(address) => {
@@ -786,6 +796,31 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             List(g) | Summary(g) | History { game: g, .. } | WhoGame(g) => {
                 self.answer(line, text, request, g.clone())
             }
+            // njudge's `GET map`: the board of the game signed on to, or
+            // the standard board; `GET map.<variant>`: that variant's.
+            Get(topic) if is_map_topic(topic) => {
+                let topic = topic.trim().to_ascii_lowercase();
+                let map = match (topic.split_once('.'), &self.context) {
+                    (Some((_, variant)), _) => match process::map_for(variant) {
+                        Ok(m) => m,
+                        Err(_) => {
+                            self.fail(
+                                line,
+                                text,
+                                format!(
+                                    "there is no variant {variant:?} on this judge (its \
+                                     variants: standard, masters, twilight, gtd, agora)"
+                                ),
+                            );
+                            return Ok(());
+                        }
+                    },
+                    (None, Some(c)) => self.work.game(&c.key).map(),
+                    (None, None) => crate::map::Map::standard(),
+                };
+                self.ok(text, super::help::map_text(map).trim_end());
+                Ok(())
+            }
             Get(topic) => {
                 match super::help::topic(topic) {
                     Some(body) => self.ok(text, body.trim_end()),
@@ -815,8 +850,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Press {
                 to,
                 grey,
+                fake,
                 text: message,
-            } => self.press(line, text, to, *grey, message),
+            } => self.press(line, text, to, *grey, fake.as_ref(), message),
             Unsupported(what) => {
                 self.ok(
                     text,
@@ -827,7 +863,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Variant(order) => self.variant_order(line, text, order),
             SubmitMap(design) => self.submit_map(line, text, design),
             Agora(c) => self.agora(line, text, c),
-            BecomeMaster | ClearLater | Refused { .. } => self.njudge_master(line, text, request),
+            BecomeMaster | ClearLater | Refused { .. } | Already { .. } => {
+                self.njudge_master(line, text, request)
+            }
             _ => self.master_command(line, text, request),
         }
     }
@@ -1069,4 +1107,10 @@ pub fn power_by_initial(map: &Map, text: &str) -> Option<Power> {
         }
     }
     None
+}
+
+/// njudge's `GET map` and `GET map.<variant>`.
+fn is_map_topic(topic: &str) -> bool {
+    let t = topic.trim().to_ascii_lowercase();
+    t == "map" || t == "maps" || t.starts_with("map.")
 }

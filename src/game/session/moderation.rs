@@ -45,6 +45,13 @@ impl Session<'_, '_, '_> {
                 self.fail(line, text, format!("{setting} is not offered here: {why}"));
                 Ok(())
             }
+            Request::Already { setting, why } => {
+                self.ok(
+                    text,
+                    format!("{setting}: always so here, nothing changed ({why})."),
+                );
+                Ok(())
+            }
             // Settings, `UNSTART` and `ROLLBACK n` need the game's master (or,
             // for settings, any player of an unmoderated game).
             _ => self.master_command(line, text, request),
@@ -405,6 +412,37 @@ impl Session<'_, '_, '_> {
                 } else {
                     "No fake press.".into()
                 })
+            }
+            GameFlag::Quiet(on) => {
+                self.work.game_mut(key).state.settings.house.quiet = *on;
+                Ok(if *on {
+                    format!(
+                        "{name} is quiet: sign-ons, observers, resignations and take-overs are \
+                         told to its masters only."
+                    )
+                } else {
+                    format!(
+                        "{name} is not quiet: sign-ons, observers, resignations and take-overs \
+                         are told to everyone in it."
+                    )
+                })
+            }
+            GameFlag::Concessions(on) => {
+                self.work.game_mut(key).state.settings.house.concessions = *on;
+                Ok(if *on {
+                    format!("Players of {name} may concede (SET CONCEDE).")
+                } else {
+                    format!("Players of {name} may not concede.")
+                })
+            }
+            GameFlag::MaxAbsence(n) if *n > 31 => {
+                Err("an absence may be limited to 0 to 31 days (njudge's bounds)".into())
+            }
+            GameFlag::MaxAbsence(n) => {
+                self.work.game_mut(key).state.settings.house.max_absence = Some(*n);
+                Ok(format!(
+                    "Players of {name} may set absences of up to {n} days."
+                ))
             }
         };
         match answer {

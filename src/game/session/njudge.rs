@@ -13,6 +13,53 @@ use crate::game::process::map_for;
 use crate::game::request::Request;
 use crate::store::GameStatus;
 
+/// Why a game does not fit an option named after the variant on `SIGNON`
+/// (`SIGNON ?game pw standard gunboat`), in the words `CREATE` takes; `None`:
+/// it fits. njudge asks for the variant and options so a player knows what
+/// they join: an option the game does not have refuses the sign-on.
+fn option_misfit(state: &crate::game::model::GameState, option: &str) -> Option<String> {
+    use crate::game::house::AssignBy;
+    use crate::game::model::PressKind;
+    let s = &state.settings;
+    let (fits, said) = match option {
+        "white" => (s.press == PressKind::White, "white press"),
+        "grey" | "gray" => (s.press == PressKind::Grey, "grey press"),
+        "nopress" | "none" => (s.press == PressKind::None, "no press"),
+        "nmr" => (s.nmr, "NMR"),
+        "nonmr" => (!s.nmr, "no NMR"),
+        "partial" => (!s.broadcast_only, "partial press"),
+        "nopartial" => (s.broadcast_only, "no partial press"),
+        "dias" => (!s.partial, "DIAS draws"),
+        "nodias" => (s.partial, "draws without every survivor"),
+        "1971" | "2000" | "2023" => (s.rules == option, "those rules"),
+        "nolist" | "private" => (!s.house.listed, "NOLIST"),
+        "manualstart" => (s.house.manual_start, "manual start"),
+        "prflist" => (s.house.assign == AssignBy::List, "PRFLIST"),
+        "prfrand" => (s.house.assign == AssignBy::Random, "PRFRAND"),
+        "prfboth" => (s.house.assign == AssignBy::Both, "PRFBOTH"),
+        "gunboat" => {
+            return Some(
+                "this judge plays no gunboat games (players' identities are not kept secret \
+                 here), so no game is gunboat"
+                    .into(),
+            );
+        }
+        other => {
+            return Some(format!(
+                "\"{other}\" is not an option this judge knows (those it reads on SIGNON: \
+                 WHITE, GREY, NOPRESS, NMR, NONMR, PARTIAL, NOPARTIAL, DIAS, NODIAS, 1971, \
+                 2000, 2023, NOLIST, MANUALSTART, PRFLIST, PRFRAND, PRFBOTH)"
+            ));
+        }
+    };
+    (!fits).then(|| {
+        format!(
+            "{} does not have {said} (\"{option}\"): LIST {} shows its settings",
+            state.name, state.name
+        )
+    })
+}
+
 /// At most this many registrations answer one `WHOIS` word.
 const WHOIS_LIMIT: usize = 20;
 
@@ -29,6 +76,7 @@ impl Session<'_, '_, '_> {
         line: usize,
         text: &str,
         variant: &str,
+        options: &[String],
         signon: &Request,
     ) -> Result<(), EngineError> {
         if map_for(variant).is_err() {
@@ -50,12 +98,27 @@ impl Session<'_, '_, '_> {
             let Request::SignOn { password, .. } = signon else {
                 return Ok(());
             };
+            if let Some(o) = options.first() {
+                self.fail(
+                    line,
+                    text,
+                    format!(
+                        "SIGNON ? takes no options after the variant (\"{o}\"): sign on to a game \
+                         by its name, whose settings LIST shows; the sign-on was not applied"
+                    ),
+                );
+                return Ok(());
+            }
             return self.join_next(line, text, password, variant);
         }
         let Some(key) = self.require_game(line, text, &game)? else {
             return Ok(());
         };
         let state = &self.work.game(&key).state;
+        if let Some(why) = options.iter().find_map(|o| option_misfit(state, o)) {
+            self.fail(line, text, format!("{why}; the sign-on was not applied"));
+            return Ok(());
+        }
         if !state.settings.variant.eq_ignore_ascii_case(variant) {
             let (name, actual) = (state.name.clone(), state.settings.variant.clone());
             self.fail(
@@ -219,13 +282,20 @@ impl Session<'_, '_, '_> {
     }
 
     /// A Diplomacy Notice to everyone in the game but the sender (njudge tells
-    /// the players and the master of sign-ons, resignations and take-overs).
+    /// the players, observers and the master of sign-ons, observers,
+    /// resignations and take-overs); to the masters only in a game its master
+    /// set `QUIET` ("prevents announcements about power abandonment, power
+    /// takeovers and such from being broadcast to the other players or
+    /// observers").
     pub(super) fn notify_game(
         &mut self,
         key: &str,
         what: &str,
         body: &str,
     ) -> Result<(), EngineError> {
+        if self.work.game(key).state.settings.house.quiet {
+            return self.notify_masters(key, what, body);
+        }
         let sender = self.sender.clone();
         let g = self.work.game(key);
         let (id, mut state) = (g.row.id, g.state.clone());
@@ -237,7 +307,7 @@ impl Session<'_, '_, '_> {
         advance::broadcast(self.work, &state, &subject, body, Some(id))
     }
 
-    /// A Diplomacy Notice to the game's masters only (an observer joining).
+    /// A Diplomacy Notice to the game's masters only (a quiet game's notices).
     pub(super) fn notify_masters(
         &mut self,
         key: &str,
@@ -328,6 +398,43 @@ impl Session<'_, '_, '_> {
         }
         out.push('\n');
         Ok(out)
+    }
+
+    /// `LIST FULL` (njudge: "a detailed report including the player list of
+    /// each game"): every listed game with its settings, schedule, flags and
+    /// members; the game the sender signed on to as its master, listed or
+    /// not, also with who has ordered and who has not.
+    pub(super) fn list_full(&mut self, text: &str) -> Result<(), EngineError> {
+        let tz = self.work.zone_of(&self.sender);
+        let now = self.now();
+        let mastered = self
+            .context
+            .as_ref()
+            .filter(|c| c.who == Who::Master)
+            .map(|c| c.key.clone());
+        let mut out = String::from("Games on this judge, in full:\n");
+        for row in self.work.tx.games(None)? {
+            let key = row.name.to_lowercase();
+            let own = mastered.as_deref() == Some(key.as_str());
+            let state = if own {
+                self.work.game(&key).state.clone()
+            } else {
+                match serde_json::from_str::<crate::game::model::GameState>(&row.state) {
+                    Ok(s) => s,
+                    Err(_) => continue,
+                }
+            };
+            if !state.settings.house.listed && !own {
+                continue;
+            }
+            out.push('\n');
+            out.push_str(&crate::game::answers::list_entry(&state, tz, now));
+            if own {
+                out.push_str(&self.order_status(&key));
+            }
+        }
+        self.ok(text, out.trim_end());
+        Ok(())
     }
 
     /// `I AM ALSO oldaddress`: refused. Anyone can write any address in

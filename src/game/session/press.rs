@@ -17,6 +17,7 @@ impl Session<'_, '_, '_> {
         text: &str,
         to: &PressTarget,
         grey: bool,
+        fake: Option<&PressTarget>,
         message: &str,
     ) -> Result<(), EngineError> {
         let Some(ctx) = self.require_context(line, text, false) else {
@@ -83,28 +84,38 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = g.map();
-        let mut named = Vec::new();
-        if let PressTarget::Powers(list) | PressTarget::AllBut(list) = to {
-            for p in list {
-                match power_by_initial(map, p) {
-                    Some(x) => named.push(power_name(map, x)),
-                    None => {
-                        self.fail(line, text, format!("there is no power {p:?} in {name}"));
-                        return Ok(());
-                    }
-                }
-            }
+        // njudge's fake press: only where the master set PARTIAL MAY BE FAKED,
+        // and never to or as the master.
+        if fake.is_some() && !g.state.settings.house.fake_press {
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} allows no fake press (No Fake); its master may SET PARTIAL MAY BE \
+                     FAKED. The message was not sent"
+                ),
+            );
+            return Ok(());
         }
-        let everyone: Vec<String> = map.powers().iter().map(|p| p.name.clone()).collect();
-        let powers: Vec<String> = match to {
-            PressTarget::All => everyone,
-            PressTarget::Master | PressTarget::Observers => Vec::new(),
-            PressTarget::Powers(_) => named.clone(),
-            PressTarget::AllBut(_) => everyone
-                .into_iter()
-                .filter(|p| !named.contains(p))
-                .collect(),
+        if fake.is_some() && (to_master || observer_to_master) {
+            self.fail(line, text, "press to the master is never faked");
+            return Ok(());
+        }
+        let map = g.map();
+        let powers = match addressed_powers(map, to) {
+            Ok(p) => p,
+            Err(p) => {
+                self.fail(line, text, format!("there is no power {p:?} in {name}"));
+                return Ok(());
+            }
+        };
+        let faked = match fake.map(|f| addressed_powers(map, f)) {
+            None => None,
+            Some(Ok(p)) => Some(p),
+            Some(Err(p)) => {
+                self.fail(line, text, format!("there is no power {p:?} in {name}"));
+                return Ok(());
+            }
         };
         // Players of the addressed powers; observers read only press to all; the
         // master reads everything.
@@ -135,22 +146,36 @@ impl Session<'_, '_, '_> {
             (Some(p), false) => p.clone(),
             (None, false) => "the master".to_string(),
         };
-        let audience = match to {
-            PressTarget::All => "everyone".to_string(),
-            PressTarget::Master => "the master".to_string(),
-            PressTarget::Observers => "the observers".to_string(),
-            _ => powers.join(", "),
+        let audience = audience_words(to, &powers);
+        // What the header says: the real readers, or the fake ones.
+        let shown = match (fake, &faked) {
+            (Some(f), Some(p)) => audience_words(f, p),
+            _ => audience.clone(),
         };
         let state = g.state.clone();
+        let masters: Vec<String> = state.masters().map(|m| m.address.clone()).collect();
         let phase = state.phase_name().map(str::to_string);
         let subject = advance::subject(&self.work.judge, &state, &format!("Press from {signer}"));
-        let body = format!(
-            ":: Judge: {}  Game: {name}\n\nPress from {signer} to {audience}:\n\n{message}\n",
-            self.work.judge
+        let body = |header: &str| {
+            format!(
+                ":: Judge: {}  Game: {name}\n\nPress from {signer} to {header}:\n\n{message}\n",
+                self.work.judge
+            )
+        };
+        let (for_readers, for_masters) = (
+            body(&shown),
+            // The master reads everything, and is not fooled.
+            body(&if fake.is_some() {
+                format!("{shown} (faked: really to {audience})")
+            } else {
+                shown.clone()
+            }),
         );
         for to in &recipients {
+            let master = masters.iter().any(|m| m.eq_ignore_ascii_case(to));
+            let text = if master { &for_masters } else { &for_readers };
             self.work
-                .send(to, subject.clone(), body.clone(), Some(id), false);
+                .send(to, subject.clone(), text.clone(), Some(id), false);
         }
         let account = self.work.tx.account_by_address(&self.sender)?.map(|a| a.id);
         self.work.tx.insert_press(&NewPress {
@@ -168,15 +193,50 @@ impl Session<'_, '_, '_> {
         self.work.event(
             Some(id),
             "press.sent",
-            json!({ "from": from_power, "to": powers, "grey": grey }),
+            json!({ "from": from_power, "to": powers, "grey": grey, "faked_as": faked }),
         )?;
+        let header = if fake.is_some() {
+            format!(", its header naming {shown}")
+        } else {
+            String::new()
+        };
         self.ok(
             text,
             format!(
-                "Press sent to {audience} ({} recipient(s)).",
+                "Press sent to {audience} ({} recipient(s)){header}.",
                 recipients.len()
             ),
         );
         Ok(())
+    }
+}
+
+/// The powers a press target names (`Err`: a power the map does not have).
+fn addressed_powers(map: &crate::map::Map, to: &PressTarget) -> Result<Vec<String>, String> {
+    let mut named = Vec::new();
+    if let PressTarget::Powers(list) | PressTarget::AllBut(list) = to {
+        for p in list {
+            match power_by_initial(map, p) {
+                Some(x) => named.push(power_name(map, x)),
+                None => return Err(p.clone()),
+            }
+        }
+    }
+    let everyone = map.powers().iter().map(|p| p.name.clone());
+    Ok(match to {
+        PressTarget::All => everyone.collect(),
+        PressTarget::Master | PressTarget::Observers => Vec::new(),
+        PressTarget::Powers(_) => named,
+        PressTarget::AllBut(_) => everyone.filter(|p| !named.contains(p)).collect(),
+    })
+}
+
+/// Who a press message is for, in the header's words.
+fn audience_words(to: &PressTarget, powers: &[String]) -> String {
+    match to {
+        PressTarget::All => "everyone".to_string(),
+        PressTarget::Master => "the master".to_string(),
+        PressTarget::Observers => "the observers".to_string(),
+        _ => powers.join(", "),
     }
 }

@@ -6,6 +6,7 @@ use super::{Context, Session, Who, member, power_by_initial};
 use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
+use crate::game::house::AssignBy;
 use crate::game::model::{GameState, Role, Settings, Status};
 use crate::store::{NewGame, verify_seat_password};
 
@@ -194,7 +195,7 @@ impl Session<'_, '_, '_> {
                 "You have joined {name} ({count} of {needed} players). Lot commitment: {commitment}"
             ),
         );
-        self.notify_masters(
+        self.notify_game(
             &key,
             "sign-on",
             &format!("{sender} has signed on to {name} ({count} of {needed} players).\n"),
@@ -414,7 +415,7 @@ impl Session<'_, '_, '_> {
             None => {
                 let m = member(&sender, Role::Observer, password)?;
                 self.work.game_mut(&key).state.members.push(m);
-                self.notify_masters(
+                self.notify_game(
                     &key,
                     "observer",
                     &format!("{sender} now observes {name}.\n"),
@@ -453,6 +454,19 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
+        // njudge's PRFRAND: "this is the only possible preference list".
+        if g.state.settings.house.assign == AssignBy::Random && !groups.is_empty() {
+            let name = g.state.name.clone();
+            self.fail(
+                line,
+                text,
+                format!(
+                    "{name} assigns every power by lot (PRFRAND): a preference list is not \
+                     read there; SET PREFERENCE * says you take any power"
+                ),
+            );
+            return Ok(());
+        }
         let map = g.map();
         let mut clean = Vec::new();
         for group in groups {
@@ -486,8 +500,77 @@ impl Session<'_, '_, '_> {
             .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender))
         {
             m.preferences = clean;
+            m.any_power = false;
         }
-        self.ok(text, format!("Preferences recorded: {shown}"));
+        if shown.is_empty() {
+            self.ok(
+                text,
+                "Preference list cleared: you take what is left once the lists are read.",
+            );
+        } else {
+            self.ok(text, format!("Preferences recorded: {shown}"));
+        }
+        Ok(())
+    }
+
+    /// `SET PREFERENCE *` (njudge): any power, drawn by lot before the
+    /// preference lists are read; in `PRFBOTH` and `PRFRAND` games.
+    pub(super) fn set_preference_any(
+        &mut self,
+        line: usize,
+        text: &str,
+    ) -> Result<(), EngineError> {
+        let sender = self.sender.clone();
+        let Some(ctx) = self.require_context(line, text, false) else {
+            return Ok(());
+        };
+        let g = self.work.game(&ctx.key);
+        let name = g.state.name.clone();
+        if g.state.status != Status::Forming
+            || !g
+                .state
+                .players()
+                .any(|m| m.address.eq_ignore_ascii_case(&sender))
+        {
+            self.fail(
+                line,
+                text,
+                "SET PREFERENCE is only possible in a forming game you have joined",
+            );
+            return Ok(());
+        }
+        let answer = match g.state.settings.house.assign {
+            AssignBy::List => {
+                self.fail(
+                    line,
+                    text,
+                    format!(
+                        "{name} assigns powers by the players' lists (PRFLIST): give a list, \
+                         or leave it empty to take what is left; SET PREFERENCE * is for \
+                         PRFBOTH games"
+                    ),
+                );
+                return Ok(());
+            }
+            AssignBy::Random => format!(
+                "{name} assigns every power by lot (PRFRAND): you will get one drawn by lot."
+            ),
+            AssignBy::Both => format!(
+                "You will get a power of {name} drawn by lot, before the other players' lists \
+                 are read."
+            ),
+        };
+        let g = self.work.game_mut(&ctx.key);
+        if let Some(m) = g
+            .state
+            .members
+            .iter_mut()
+            .find(|m| m.role == Role::Player && m.address.eq_ignore_ascii_case(&sender))
+        {
+            m.preferences.clear();
+            m.any_power = true;
+        }
+        self.ok(text, answer);
         Ok(())
     }
 

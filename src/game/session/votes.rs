@@ -132,6 +132,16 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let g = self.work.game(&key);
+        // njudge's `SET NO CONCESSIONS`: a concession may still be withdrawn.
+        if to.is_some() && !g.state.settings.house.concessions {
+            let name = g.state.name.clone();
+            self.fail(
+                line,
+                text,
+                format!("{name} allows no concessions (its master set NO CONCESSIONS)"),
+            );
+            return Ok(());
+        }
         let map = g.map();
         let to = match to {
             None => None,
@@ -173,8 +183,22 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        if (to - from).num_days() > 31 {
-            self.fail(line, text, "an absence may last at most 31 days");
+        // njudge's `SET MAX ABSENCE n`: "the maximum absence duration that a
+        // player can set, in days".
+        let most = self.work.game(&key).state.settings.house.max_absence;
+        let too_long = match most {
+            Some(n) => to - from > chrono::Duration::days(i64::from(n)),
+            None => (to - from).num_days() > 31,
+        };
+        if too_long {
+            let why = match most {
+                Some(0) => "this game allows no absences (its master set MAX ABSENCE 0)".into(),
+                Some(n) => {
+                    format!("an absence in this game may last at most {n} days (SET MAX ABSENCE)")
+                }
+                None => "an absence may last at most 31 days".to_string(),
+            };
+            self.fail(line, text, why);
             return Ok(());
         }
         let g = self.work.game_mut(&key);
