@@ -12,6 +12,7 @@ pub mod adjudicate_json;
 pub mod cli;
 pub mod config;
 pub mod daemon;
+pub mod docs;
 pub mod game;
 pub mod grammar;
 pub mod judge;

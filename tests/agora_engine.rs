@@ -5,7 +5,7 @@ use crate::engine_common;
 
 use chrono::Duration;
 use engine_common::*;
-use legate::game::docs::PositionDoc;
+use legate::docs::PositionDoc;
 use legate::game::model::{GameState, Outcome, Role, Status};
 use legate::judge::{Position, Unit};
 use legate::map::{Location, Map, Power, UnitKind};

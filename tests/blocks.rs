@@ -37,7 +37,7 @@ fn current_orders(table: &mut Table, power: &str) -> Vec<String> {
     orders_of(map, &state, power)
         .expect("orders")
         .iter()
-        .map(|o| legate::game::docs::order_text(map, o))
+        .map(|o| legate::docs::order_text(map, o))
         .collect()
 }
 

@@ -244,7 +244,7 @@ fn bad_input_gets_a_specific_error_and_changes_nothing() {
     let s = table.state();
     let france: Vec<String> = s.orders["France"]
         .iter()
-        .map(|o| legate::game::docs::order_text(map, &o.to_order(map).unwrap()))
+        .map(|o| legate::docs::order_text(map, &o.to_order(map).unwrap()))
         .collect();
     assert_eq!(france, ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"]);
 }

@@ -89,6 +89,33 @@ fn report(table: &mut Table, player: &str) -> String {
     table.last_results_to(&addr(player))
 }
 
+/// Every variant's results carry the board picture: a GTD phase's results
+/// mail has the PNG and the SVG, as a standard game's does.
+#[test]
+fn a_gtd_results_mail_carries_the_board_picture() {
+    let mut table = started();
+    process(&mut table);
+    for reader in [addr("p01"), table.master.clone()] {
+        let mail = table
+            .mails_to(&reader, "S1901M results")
+            .pop()
+            .unwrap_or_else(|| panic!("no results mail to {reader}"));
+        let files = table
+            .engine
+            .store()
+            .transaction(|tx| tx.outbox_attachments(mail.id))
+            .expect("attachments");
+        let names: Vec<&str> = files.iter().map(|f| f.filename.as_str()).collect();
+        assert_eq!(
+            names,
+            ["tourney-S1901M.png", "tourney-S1901M.svg"],
+            "{reader}"
+        );
+        assert!(files[0].bytes.starts_with(b"\x89PNG"), "not a PNG");
+        assert!(String::from_utf8_lossy(&files[1].bytes).contains("<svg"));
+    }
+}
+
 // ------------------------------------------------------------------ start
 
 #[test]
@@ -172,7 +199,7 @@ fn board(table: &mut Table, phase: &str, units: &[U<'_>], owners: &[(&str, &str)
         pos.phase = phase.to_string();
         pos.units = units
             .iter()
-            .map(|(c, k, at, _)| legate::game::docs::UnitDoc {
+            .map(|(c, k, at, _)| legate::docs::UnitDoc {
                 power: c.to_string(),
                 kind: k.to_string(),
                 at: at.to_uppercase(),

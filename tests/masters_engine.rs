@@ -6,8 +6,8 @@
 use crate::engine_common;
 
 use engine_common::*;
+use legate::docs::PositionDoc;
 use legate::game::Applied;
-use legate::game::docs::PositionDoc;
 use legate::game::model::Status;
 use legate::judge::Unit;
 use legate::map::{Map, Power, UnitKind};
@@ -61,12 +61,8 @@ fn unit_at(table: &mut Table, at: &str) -> Option<(String, char)> {
     let map = map_of(&state);
     let p = map.lookup(at).expect(at).province;
     let pos = table.position();
-    pos.unit_at(p).map(|u| {
-        (
-            legate::game::docs::power_name(map, u.power),
-            u.kind.letter(),
-        )
-    })
+    pos.unit_at(p)
+        .map(|u| (legate::docs::power_name(map, u.power), u.kind.letter()))
 }
 
 /// The body of the last results mail (the master's copy).
@@ -725,7 +721,12 @@ fn mr2_variable_control_instead_of_own_orders_is_not_late() {
     let mut table = create("standard masters=MR1,MR2");
     let late = |table: &mut Table| {
         let state = table.state();
-        legate::game::advance::late_powers(map_of(&state), &state).expect("late powers")
+        legate::game::advance::late_powers(
+            legate::game::variants::of(&state),
+            map_of(&state),
+            &state,
+        )
+        .expect("late powers")
     };
     assert!(late(&mut table).contains(&"France".to_string()));
     orders_ok(

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Command;
 
 use chrono::{TimeZone, Utc};
-use legate::game::docs::{PositionDoc, PowerOrderDoc};
+use legate::docs::{PositionDoc, PowerOrderDoc};
 use legate::grammar::parse_order_in;
 use legate::judge::{Countries, Position, Rules, adjudicate};
 use legate::map::Map;

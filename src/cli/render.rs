@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::adjudicate_json::read_request;
-use crate::game::docs::{PositionDoc, PowerOrderDoc};
+use crate::docs::{PositionDoc, PowerOrderDoc};
 use crate::grammar::parse_order_in;
 use crate::judge::{Countries, Edition, Position, Rules};
 use crate::map::{Map, Power};

@@ -5,76 +5,29 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::EngineError;
-use super::docs::power_name;
+pub use super::clock::late_powers;
+use super::clock::played_powers;
+pub(crate) use super::clock::{reschedule_for_absences, schedule};
 use super::model::{GameState, Outcome, Role, Status};
-use super::orders_check::{missing_orders, owes_orders};
-use super::process::{self, map_for, orders_of, position_of, survivors};
+pub(crate) use super::notice::{broadcast, deadline_line, subject};
+use super::orders_check::owes_orders;
+use super::process::{self, position_of, survivors};
 use super::results;
+use super::variants::{Audience, Next, Started, Tell, Variant};
 use super::work::Work;
-use crate::judge::Position;
+use crate::docs::power_name;
 use crate::lots::LotSecret;
-use crate::map::{Map, Power};
-use crate::schedule::{self, Absence};
+use crate::map::Map;
+use crate::schedule::{self};
 use crate::store::NewPhase;
-
-pub fn subject(judge: &str, state: &GameState, what: &str) -> String {
-    let phase = state.phase_name().unwrap_or("");
-    let mut s = format!("{judge}:{}", state.name);
-    if !phase.is_empty() {
-        s.push_str(" - ");
-        s.push_str(phase);
-    }
-    if !what.is_empty() {
-        s.push(' ');
-        s.push_str(what);
-    }
-    s
-}
-
-/// `:: Deadline: S1901M Mon Nov 23 2026 23:30 GMT (2 days, 1 hour)`, in `tz`.
-pub fn deadline_line(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
-    match (state.status, state.clock.deadline, state.phase_name()) {
-        (Status::Active, Some(d), Some(p)) => {
-            format!(
-                ":: Deadline: {p} {} ({})",
-                schedule::format_in(d, tz),
-                schedule::format_remaining(now, d)
-            )
-        }
-        (Status::Paused, _, Some(p)) => format!(":: Deadline: {p} (the game is paused)"),
-        (Status::Finished, _, _) => ":: Deadline: none (the game is over)".to_string(),
-        (Status::Forming, _, _) => ":: Deadline: none (the game is forming)".to_string(),
-        _ => ":: Deadline: none".to_string(),
-    }
-}
-
-/// Powers that have a player, in map order.
-fn played_powers(map: &Map, state: &GameState) -> Vec<(Power, String)> {
-    (0..map.powers().len() as u8)
-        .map(Power)
-        .map(|p| (p, power_name(map, p)))
-        .filter(|(_, name)| state.player_of(name).is_some())
-        .collect()
-}
-
-/// Powers with a player that still owe orders.
-pub fn late_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
-    let position = position_of(map, state)?;
-    let mut late = Vec::new();
-    for (p, name) in played_powers(map, state) {
-        if owes_orders(map, &position, p)
-            && missing_orders(map, &position, p, &orders_of(map, state, &name)?) > 0
-            && !super::variants::orders_given_otherwise(state, &name)
-        {
-            late.push(name);
-        }
-    }
-    Ok(late)
-}
 
 /// Every power that owes orders has complete orders, at least one power owes
 /// orders, and nobody asked to wait.
-pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
+pub(crate) fn ready(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<bool, EngineError> {
     if state.status != Status::Active
         || state
             .members
@@ -84,78 +37,64 @@ pub fn ready(map: &Map, state: &GameState) -> Result<bool, EngineError> {
         return Ok(false);
     }
     let position = position_of(map, state)?;
-    if let Some(r) = super::variants::ready(state, position.phase.kind) {
+    if let Some(r) = variant.ready(state, position.phase.kind) {
         return Ok(r);
     }
     let owing = played_powers(map, state)
         .into_iter()
         .filter(|(p, _)| owes_orders(map, &position, *p))
         .count();
-    Ok(owing > 0 && late_powers(map, state)?.is_empty())
-}
-
-/// Absences of the players who owe orders in this position.
-fn absences(map: &Map, state: &GameState, position: &Position) -> Vec<Absence> {
-    played_powers(map, state)
-        .into_iter()
-        .filter(|(p, _)| owes_orders(map, position, *p))
-        .filter_map(|(_, name)| state.player_of(&name))
-        .flat_map(|m| m.absences.iter().cloned())
-        .collect()
-}
-
-/// Sets the deadline of the current phase, counted from `now`.
-pub fn schedule(map: &Map, state: &mut GameState, now: DateTime<Utc>) -> Result<(), EngineError> {
-    let position = position_of(map, state)?;
-    let sched = state
-        .settings
-        .schedule
-        .for_kind(position.phase.kind)
-        .clone();
-    let tz = state.settings.schedule.tz();
-    let deadline = schedule::next_deadline(&sched, tz, now, &absences(map, state, &position));
-    state.clock.deadline = Some(deadline);
-    state.clock.grace = Some(schedule::grace_end(&sched, deadline));
-    state.clock.late_notice_sent = false;
-    state.clock.explicit = false;
-    state.clock.started = Some(now);
-    state.clock.held_from = None;
-    Ok(())
-}
-
-/// Re-checks the current deadline against absences (after `SET ABSENCE`).
-pub fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Result<(), EngineError> {
-    let Some(deadline) = state.clock.deadline else {
-        return Ok(());
-    };
-    let position = position_of(map, state)?;
-    let sched = state
-        .settings
-        .schedule
-        .for_kind(position.phase.kind)
-        .clone();
-    let tz = state.settings.schedule.tz();
-    let pushed =
-        schedule::push_past_absences(&sched, tz, deadline, &absences(map, state, &position));
-    if pushed != deadline {
-        state.clock.deadline = Some(pushed);
-        state.clock.grace = Some(schedule::grace_end(&sched, pushed));
-    }
-    Ok(())
+    Ok(owing > 0 && late_powers(variant, map, state)?.is_empty())
 }
 
 /// Starts a forming game: powers by preference and lot, the opening board,
 /// the first deadline, and an announcement to everyone.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    if super::variants::start(work, key)? {
-        return Ok(());
+pub(crate) fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
+    let g = work.game_mut(key);
+    g.variant.before_start(&mut g.state);
+    g.resolve_variant();
+    let variant = g.variant;
+    match variant.start(work, key)? {
+        Started::Generic => start_by_lot(work, key, variant),
+        Started::Held(tell) => match tell {
+            Some(t) => send_tell(work, key, &t),
+            None => Ok(()),
+        },
+        Started::Seated {
+            opening,
+            announcement,
+            detail,
+        } => {
+            let now = work.now;
+            let judge = work.judge.clone();
+            let g = work.game_mut(key);
+            let map = g.map();
+            g.state.status = Status::Active;
+            variant.started(&mut g.state);
+            process::enter_phase(variant, map, &mut g.state, &opening);
+            schedule(map, &mut g.state, now)?;
+            let (id, state) = (g.row.id, g.state.clone());
+            let subject = subject(&judge, &state, "Game starting");
+            broadcast(work, &state, &subject, &announcement, Some(id))?;
+            work.event(Some(id), "game.started", detail)
+        }
     }
+}
+
+/// The engine's start: powers by preference and lot (njudge's PRFRAND: by
+/// lot alone), players beyond the powers on the stand-by list, the
+/// variant's opening board, the first deadline, and the announcement.
+fn start_by_lot(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    variant: &'static dyn Variant,
+) -> Result<(), EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let secret = g.lot_secret()?;
-    let powers = super::variants::playable_powers(&g.state, map);
+    let powers = variant.playable_powers(&g.state, map);
     let (assigned, draws) = super::assign::assign_players(&secret, &g.state, &powers)?;
     for (address, power) in &assigned {
         if let Some(m) = g
@@ -178,12 +117,16 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     }
     g.state.draws.extend(draws);
     g.state.status = Status::Active;
-    super::variants::started(&mut g.state);
-    process::enter_phase(map, &mut g.state, &Position::initial(map));
+    variant.started(&mut g.state);
+    process::enter_phase(variant, map, &mut g.state, &variant.opening(map));
     schedule(map, &mut g.state, now)?;
     let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
     for (address, power) in &assigned {
         body.push_str(&format!("  {power:<10} {address}\n"));
+    }
+    if let Some(notes) = variant.start_notes() {
+        body.push('\n');
+        body.push_str(notes);
     }
     body.push_str(&format!(
         "\nLot commitment (SHA-256 of the game's secret): {}\n",
@@ -193,7 +136,7 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
     }
     let (id, state) = (g.row.id, g.state.clone());
-    let opening = opening_position(&state);
+    let opening = opening_position(variant, &state);
     let subject = subject(&judge, &state, "Game starting");
     for to in state.audience() {
         // njudge: each player is told which power is theirs.
@@ -215,11 +158,11 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
 }
 
 /// The opening position, as the start notice shows it: units and centers.
-fn opening_position(state: &GameState) -> String {
+fn opening_position(variant: &dyn Variant, state: &GameState) -> String {
     let Some(doc) = &state.position else {
         return String::new();
     };
-    let doc = doc.relabelled(&super::variants::display_names(state));
+    let doc = doc.relabelled(&variant.display_names(state));
     format!(
         "\nThe opening position:\n{}\n{}",
         results::units(&doc),
@@ -227,37 +170,15 @@ fn opening_position(state: &GameState) -> String {
     )
 }
 
-/// Sends `body` to everyone in the game, each with the deadline in their zone.
-pub fn broadcast(
-    work: &mut Work<'_, '_>,
-    state: &GameState,
-    subject: &str,
-    body: &str,
-    game: Option<crate::store::GameId>,
-) -> Result<(), EngineError> {
-    for to in state.audience() {
-        let tz = work.zone_of(&to);
-        let text = format!(
-            ":: Judge: {}  Game: {}\n{}\n\n{body}",
-            work.judge,
-            state.name,
-            deadline_line(state, tz, work.now)
-        );
-        work.send(&to, subject.to_string(), text, game, false);
-    }
-    Ok(())
-}
-
 /// Processes the current phase now, whatever orders are missing (civil
 /// disorder for them), then every following phase that is already complete.
-pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let mut count = 0;
     loop {
         process_one(work, key)?;
         count += 1;
         let g = work.game(key);
-        let map = map_for(&g.state.settings.variant)?;
-        if count >= 16 || !ready(map, &g.state)? {
+        if count >= 16 || !ready(g.variant, g.map(), &g.state)? {
             return Ok(count);
         }
     }
@@ -266,14 +187,14 @@ pub fn process_now(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineEr
 /// Processes when every order is in (early processing). Returns phases
 /// processed. `changed`: this mail changed the phase's orders, which restarts
 /// njudge's `DELAY`.
-pub fn process_if_ready(
+pub(crate) fn process_if_ready(
     work: &mut Work<'_, '_>,
     key: &str,
     changed: bool,
 ) -> Result<usize, EngineError> {
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
-    if !ready(map, &g.state)? {
+    let map = g.map();
+    if !ready(g.variant, map, &g.state)? {
         return Ok(0);
     }
     // njudge's MIN and DELAY: the deadline comes forward to the first moment
@@ -317,15 +238,23 @@ fn held_until(
     Ok((at > now).then_some(at))
 }
 
+/// One phase: played by the variant or adjudicated by the judge, then
+/// recorded, the next deadline set, the results mailed to each reader with
+/// the board picture, and the end of the game announced if it came.
 fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    if super::variants::process_one(work, key)? {
-        return Ok(());
-    }
     let now = work.now;
     let judge = work.judge.clone();
-    let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
-    let played = process::process(map, &mut g.state)?;
+    let variant = work.game(key).variant;
+    let played = match variant.play(work, key)? {
+        Some(played) => played,
+        None => {
+            let g = work.game_mut(key);
+            let map = g.map();
+            process::process(variant, map, &mut g.state)?
+        }
+    };
+    let g = work.game(key);
+    let map = g.map();
     let done = &played.processed;
     let id = g.row.id;
     let record = NewPhase {
@@ -337,7 +266,7 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         position_after: &to_json(&done.after),
         processed_at: now,
     };
-    work.tx.insert_phase(&record)?;
+    let record = work.tx.insert_phase(&record)?;
     let g = work.game_mut(key);
     let finished = g.state.status == Status::Finished;
     if !finished {
@@ -345,11 +274,15 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         // The variant's reckoning of the turn comes before the report, so the
         // report shows the game as the turn left it (Agora: who ceased to be a
         // contestant, whether a draw may now be declared).
-        super::variants::after_phase(work, key, &played.adjudication.after)?;
+        variant.after_phase(work, key, &played.adjudication.after)?;
+    }
+    if let Some(own) = &played.own {
+        own.recorded(work, key, record.0)?;
     }
     let state = work.game(key).state.clone();
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
     let report = results::report_of(
+        variant,
         map,
         &state,
         &judge,
@@ -362,21 +295,39 @@ fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     // with times in their own zone.
     let mut pictures = super::pictures::Pictures::new(map, &report, &state.name, &done.phase);
     for to in state.audience() {
-        let who = results::recipient(map, &state, &to, work.zone_of(&to));
-        let mut body = results::text_for(map, &report, &who);
-        body.push_str(&super::variants::reader_lines(&state, &to));
+        let zone = work.zone_of(&to);
+        let who = results::recipient(map, &state, &to, zone);
+        let body = match &played.own {
+            Some(own) => own.text_for(&state, &judge, &to, zone, now),
+            None => {
+                let mut body = results::text_for(map, &report, &who);
+                body.push_str(&variant.reader_lines(&state, &to));
+                body
+            }
+        };
         work.send(&to, subj.clone(), body, Some(id), false);
         work.attach(pictures.for_reader(&who));
     }
     work.event(Some(id), "phase.processed", json!({ "phase": done.phase }))?;
     if finished {
+        if let Some(tell) = played
+            .own
+            .as_ref()
+            .and_then(|o| o.last_word(&state, &judge))
+        {
+            send_tell(work, key, &tell)?;
+        }
         announce_end(work, key)?;
     }
     Ok(())
 }
 
 /// Ends the game with `outcome`.
-pub fn finish(work: &mut Work<'_, '_>, key: &str, outcome: Outcome) -> Result<(), EngineError> {
+pub(crate) fn finish(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    outcome: Outcome,
+) -> Result<(), EngineError> {
     let g = work.game_mut(key);
     g.state.outcome = Some(outcome);
     g.state.status = Status::Finished;
@@ -455,12 +406,15 @@ fn give_back_diaries(work: &mut Work<'_, '_>, state: &GameState, id: Option<crat
 
 /// What the clock asks for a game at `now`: process, send late notices, put
 /// late powers in civil disorder or mark them abandoned.
-pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     let now = work.now;
     let judge = work.judge.clone();
     let g = work.game(key);
+    let variant = g.variant;
     if g.state.status == Status::Forming {
-        return super::variants::forming_due(work, key);
+        let next = variant.forming_due(work, key)?;
+        follow(work, key, next)?;
+        return Ok(0);
     }
     if g.state.status == Status::Paused {
         return super::pause::remind(work, key);
@@ -468,18 +422,19 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
     if g.state.status != Status::Active {
         return Ok(0);
     }
-    if let Some(n) = super::variants::due(work, key)? {
-        return Ok(n);
+    if let Some(next) = variant.due(work, key)? {
+        follow(work, key, next)?;
+        return Ok(0);
     }
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let (Some(deadline), grace) = (g.state.clock.deadline, g.state.clock.grace) else {
         return Ok(0);
     };
     if now < deadline {
         return Ok(0);
     }
-    let late = late_powers(map, &g.state)?;
+    let late = late_powers(variant, map, &g.state)?;
     let waiting = g
         .state
         .members
@@ -572,11 +527,15 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
 }
 
 /// Powers that need a player: abandoned ones, and surviving powers nobody plays.
-pub fn vacant_powers(map: &Map, state: &GameState) -> Result<Vec<String>, EngineError> {
+pub(crate) fn vacant_powers(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &GameState,
+) -> Result<Vec<String>, EngineError> {
     let position = position_of(map, state)?;
     Ok(survivors(map, &position)
         .into_iter()
-        .filter(|p| super::variants::has_seat(state, *p))
+        .filter(|p| variant.has_seat(state, *p))
         .map(|p| power_name(map, p))
         .filter(|name| state.player_of(name).is_none_or(|m| m.abandoned))
         .collect())
@@ -585,7 +544,7 @@ pub fn vacant_powers(map: &Map, state: &GameState) -> Result<Vec<String>, Engine
 /// Hands `power` to the first player on the stand-by list, if any: the old
 /// player leaves the game, the new one plays with the password they joined
 /// with and gets a fresh deadline. Returns the new player's address.
-pub fn replace_with_standby(
+pub(crate) fn replace_with_standby(
     work: &mut Work<'_, '_>,
     key: &str,
     power: &str,
@@ -599,7 +558,7 @@ pub fn replace_with_standby(
     let Some(i) = g.state.members.iter().position(|m| m.role == Role::Standby) else {
         return Ok(None);
     };
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let old = g
         .state
         .members
@@ -667,16 +626,16 @@ pub fn replace_with_standby(
 }
 
 /// Checks votes after a change: a unanimous draw or a concession ends the game.
-pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
+pub(crate) fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
     let g = work.game(key);
     if g.state.status != Status::Active && g.state.status != Status::Paused {
         return Ok(false);
     }
-    let map = map_for(&g.state.settings.variant)?;
+    let map = g.map();
     let position = position_of(map, &g.state)?;
     let alive: Vec<String> = survivors(map, &position)
         .into_iter()
-        .filter(|p| super::variants::has_seat(&g.state, *p))
+        .filter(|p| g.variant.has_seat(&g.state, *p))
         .map(|p| power_name(map, p))
         .collect();
     if alive.is_empty() {
@@ -725,6 +684,42 @@ pub fn check_votes(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineErr
 }
 
 /// JSON text of a stored document (plain data: serialising cannot fail).
-pub fn to_json<T: serde::Serialize>(v: &T) -> String {
+pub(crate) fn to_json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".to_string())
+}
+
+/// Sends a variant's mail about a game: to everyone with the deadline line,
+/// or to the masters as it is.
+pub(crate) fn send_tell(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    tell: &Tell,
+) -> Result<(), EngineError> {
+    let g = work.game(key);
+    let (id, state) = (g.row.id, g.state.clone());
+    match tell.to {
+        Audience::Everyone => broadcast(work, &state, &tell.subject, &tell.body, Some(id)),
+        Audience::Masters => {
+            let masters: Vec<String> = state.masters().map(|m| m.address.clone()).collect();
+            for to in masters {
+                work.send(
+                    &to,
+                    tell.subject.clone(),
+                    tell.body.clone(),
+                    Some(id),
+                    false,
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+/// What follows a variant's answer: the start or the end of the game.
+pub(crate) fn follow(work: &mut Work<'_, '_>, key: &str, next: Next) -> Result<(), EngineError> {
+    match next {
+        Next::Nothing => Ok(()),
+        Next::Start => start(work, key),
+        Next::End(outcome) => finish(work, key, outcome),
+    }
 }

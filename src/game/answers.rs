@@ -7,10 +7,11 @@ use chrono::{DateTime, Utc};
 
 use super::EngineError;
 use super::advance::deadline_line;
-use super::docs::PositionDoc;
 use super::model::{GameState, Role};
 use super::results;
-use crate::store::{GameId, Tx};
+use super::work::Loaded;
+use crate::docs::PositionDoc;
+use crate::store::Tx;
 
 pub fn help() -> String {
     "Commands: SIGNON <power><game> <password>, SIGNON ?<game> <password>, CREATE ?<game> <password>, \
@@ -48,10 +49,11 @@ pub fn list_all(tx: &Tx<'_>) -> Result<String, EngineError> {
     Ok(out)
 }
 
-pub fn list(state: &GameState, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+pub fn list(g: &Loaded, tz: chrono_tz::Tz, now: DateTime<Utc>) -> String {
+    let state = &g.state;
     let mut out = list_entry(state, tz, now);
     if let Some(p) = &state.position {
-        let p = &p.relabelled(&super::variants::display_names(state));
+        let p = &p.relabelled(&g.variant.display_names(state));
         out.push_str("\nUnits:\n");
         out.push_str(&results::units(p));
         out.push('\n');
@@ -101,9 +103,10 @@ pub fn whogame(state: &GameState) -> String {
     out
 }
 
-pub fn summary(tx: &Tx<'_>, game: GameId, state: &GameState) -> Result<String, EngineError> {
+pub fn summary(tx: &Tx<'_>, g: &Loaded) -> Result<String, EngineError> {
+    let (game, state) = (g.row.id, &g.state);
     let mut out = format!("Summary of {}:\n", state.name);
-    let names = super::variants::display_names(state);
+    let names = g.variant.display_names(state);
     let phases = tx.phases(game)?;
     // njudge's SUMMARY before the first processing prints empty tables; say why.
     if phases.is_empty() {
@@ -157,14 +160,14 @@ pub fn cut_to_lines(text: String, lines: Option<u32>) -> String {
 /// open), as `who` may see them.
 pub fn history(
     tx: &Tx<'_>,
-    game: GameId,
-    state: &GameState,
+    g: &Loaded,
     judge: &str,
     who: &crate::report::Recipient,
     span: (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
     exclude: &Option<(crate::phase::Phase, Option<crate::phase::Phase>)>,
 ) -> Result<String, EngineError> {
     let (from, to) = span;
+    let (game, state, variant) = (g.row.id, &g.state, g.variant);
     // njudge's EXCLSTART/EXCLEND: phases in that span are left out.
     let excluded = |name: &str| {
         let (Some((start, end)), Ok(p)) = (exclude, name.parse::<crate::phase::Phase>()) else {
@@ -172,10 +175,10 @@ pub fn history(
         };
         p >= *start && end.is_none_or(|e| p <= e)
     };
-    let map = super::process::map_for(&state.settings.variant)?;
+    let map = g.map();
     let mut out = format!("History of {}:\n\n", state.name);
     let mut shown = 0;
-    let own = super::variants::history_texts(tx, game, state)?;
+    let own = variant.history_texts(tx, game, state)?;
     let records = tx.phases(game)?;
     let turns = turn_numbers(&records);
     for (rec, &seq) in records.iter().zip(&turns) {
@@ -194,7 +197,7 @@ pub fn history(
             shown += 1;
             continue;
         }
-        let Some(report) = results::replay(state, judge, rec, seq) else {
+        let Some(report) = results::replay(variant, state, judge, rec, seq) else {
             continue;
         };
         if rec.rolled_back {

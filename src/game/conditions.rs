@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::docs::{DocError, OrderDoc, location, power_by_name, power_name};
+use crate::docs::{DocError, OrderDoc, location, power_by_name, power_name};
 use crate::judge::Position;
 use crate::map::{Map, Power, UnitKind};
 use crate::orders::Order;

@@ -35,20 +35,7 @@ impl Default for EngineConfig {
     }
 }
 
-/// What the receiving mail server says of a mail's sender: an
-/// `Authentication-Results` field (RFC 8601) from a server the judge's
-/// configuration names (`[judge] authserv_ids`), with DMARC, or DKIM aligned
-/// with the From: domain, passing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Vouch {
-    /// The judge takes no server's word (none configured).
-    #[default]
-    NotChecked,
-    /// A trusted server vouched for the From: address.
-    Vouched,
-    /// A trusted server is configured and did not vouch for this mail.
-    Unvouched,
-}
+pub use super::request::Vouch;
 
 /// How intake lets a stored mail be read.
 #[derive(Clone, Debug)]
@@ -89,14 +76,6 @@ pub struct Engine {
     secrets: SecretSource,
 }
 
-/// 32 bytes from the operating system's random source: every lot secret.
-pub(crate) fn os_secret() -> [u8; 32] {
-    use rand::RngCore;
-    let mut b = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut b);
-    b
-}
-
 impl Engine {
     /// Opens (creating and migrating if needed) the database at `path`.
     pub fn open(path: impl AsRef<Path>, config: EngineConfig) -> Result<Engine, EngineError> {
@@ -107,7 +86,7 @@ impl Engine {
         Engine {
             store,
             config,
-            secrets: Box::new(os_secret),
+            secrets: Box::new(super::work::os_secret),
         }
     }
 

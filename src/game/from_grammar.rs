@@ -5,14 +5,15 @@
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 
-use super::docs::power_name;
 use super::model::PressKind;
 use super::request::{ClockField, Line, PressTarget, Request};
+use crate::docs::power_name;
 use crate::grammar::{
     Body, ClockSetting, Command, Entry, GameFlag, GrammarError, Ignored, OrderItem, PressColor,
-    PressSetting, PressTo, RulesEdition, Seat, command_canonical,
+    PressSetting, PressTo, RulesEdition, Seat, command_canonical, parse_line,
 };
 use crate::map::Map;
+use crate::phase::Phase;
 use crate::schedule::Weekdays;
 
 /// The engine's lines for a parsed body.
@@ -462,8 +463,8 @@ fn clock_field(setting: &ClockSetting) -> ClockField {
 }
 
 /// The Agora tournament's commands.
-fn agora_command(c: &Command) -> Option<super::variants::agora::AgoraCommand> {
-    use super::variants::agora::AgoraCommand as A;
+fn agora_command(c: &Command) -> Option<crate::variant::agora::command::AgoraCommand> {
+    use crate::variant::agora::command::AgoraCommand as A;
     Some(match c {
         Command::GetRegulations(n) => A::GetRegulations(*n),
         Command::Propose(t) => A::Propose(t.clone()),
@@ -509,4 +510,28 @@ fn agora_command(c: &Command) -> Option<super::variants::agora::AgoraCommand> {
         Command::SetWinners(list) => A::SetWinners(list.clone()),
         _ => return None,
     })
+}
+
+/// The commands a text reads as, when it reads as nothing else (every part
+/// a command: the Agora's `EFFECT PROPOSAL n <command>`); `None`: it does not.
+pub fn commands_only(
+    map: &Map,
+    text: &str,
+    phase: Option<Phase>,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> Option<Vec<Line>> {
+    let lines = parse_line(map, text, phase);
+    let mut any = false;
+    for l in &lines {
+        match &l.entry {
+            Entry::Command(_) => any = true,
+            Entry::BlockText | Entry::Ignored(_) => {}
+            Entry::Orders(_) | Entry::Error { .. } | Entry::Refused { .. } => return None,
+        }
+    }
+    if !any {
+        return None;
+    }
+    Some(lines_from_body(map, &Body { lines }, now, tz))
 }

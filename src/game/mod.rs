@@ -8,14 +8,15 @@ pub mod advance;
 pub mod answers;
 pub mod assign;
 pub mod audit;
+pub mod clock;
 pub mod conditions;
 pub mod describe;
-pub mod docs;
 pub mod engine;
 pub mod from_grammar;
 pub mod help;
 pub mod house;
 pub mod model;
+pub mod notice;
 pub mod orders_check;
 pub mod pause;
 pub mod pictures;
@@ -40,7 +41,7 @@ pub enum EngineError {
     #[error("stored game state is unreadable: {0}")]
     State(String),
     #[error(transparent)]
-    Doc(#[from] docs::DocError),
+    Doc(#[from] crate::docs::DocError),
     #[error(transparent)]
     Process(#[from] process::ProcessError),
     #[error(transparent)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::docs::{OrderDoc, PositionDoc};
+use crate::docs::{OrderDoc, PositionDoc};
 use crate::lots::Draw;
 use crate::schedule::{Absence, Schedule};
 
@@ -226,14 +226,14 @@ pub struct GameState {
     pub next_seq: i64,
     /// Grand Tournament Diplomacy: countries, commanders, heads of government.
     #[serde(default)]
-    pub gtd: Option<super::variants::gtd::GtdGame>,
+    pub gtd: Option<crate::variant::gtd::game::GtdGame>,
     /// Twilight Zone: the players' maps and the map each order names.
     #[serde(default)]
-    pub twilight: Option<super::variants::twilight::TwilightGame>,
+    pub twilight: Option<crate::variant::twilight::game::TwilightGame>,
     /// Masters Rules: the rules chosen, minors and rebels, orders kept until
     /// the deadline.
     #[serde(default)]
-    pub masters: Option<super::variants::masters::MastersGame>,
+    pub masters: Option<crate::variant::masters::game::MastersGame>,
     /// The Agora Birthday Tournament: contestants, the living regulations,
     /// proposals and votes, assistants, the draw clock, the winners.
     #[serde(default)]
@@ -307,6 +307,13 @@ impl GameState {
             }
         }
         out
+    }
+
+    /// When a paused game next reminds its members (`game::pause`).
+    pub fn next_pause_reminder(&self) -> Option<DateTime<Utc>> {
+        (self.status == Status::Paused)
+            .then_some(self.clock.pause_reminder)
+            .flatten()
     }
 
     pub fn phase_name(&self) -> Option<&str> {

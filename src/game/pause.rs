@@ -5,8 +5,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::EngineError;
-use super::advance;
-use super::model::{GameState, Status};
+use super::model::GameState;
+use super::notice;
 use super::work::Work;
 
 /// How often a paused game reminds its members (njudge: "Remind every 3 days
@@ -22,9 +22,7 @@ pub fn paused_at(state: &mut GameState, now: DateTime<Utc>) {
 
 /// When a paused game next reminds its members.
 pub fn next_reminder(state: &GameState) -> Option<DateTime<Utc>> {
-    (state.status == Status::Paused)
-        .then_some(state.clock.pause_reminder)
-        .flatten()
+    state.next_pause_reminder()
 }
 
 /// Sends the reminder if it is due, and sets the next. Processes nothing.
@@ -35,7 +33,7 @@ pub fn remind(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> 
         return Ok(0);
     }
     let (state, id) = (g.state.clone(), g.row.id);
-    let subject = advance::subject(&work.judge, &state, "Pause reminder");
+    let subject = notice::subject(&work.judge, &state, "Pause reminder");
     let body = format!(
         "{} is paused: no phase is processed and no deadline passes until its master \
          sends RESUME (or TERMINATE to end it).\n",
@@ -47,7 +45,7 @@ pub fn remind(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> 
             ":: Judge: {}  Game: {}\n{}\n\n{body}",
             work.judge,
             state.name,
-            advance::deadline_line(&state, tz, now)
+            notice::deadline_line(&state, tz, now)
         );
         work.send(&m.address, subject.clone(), text, Some(id), false);
     }

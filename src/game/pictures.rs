@@ -28,7 +28,7 @@ pub struct Pictures<'a> {
 }
 
 impl<'a> Pictures<'a> {
-    pub fn new(map: &'a Map, report: &'a PhaseReport, game: &str, phase: &str) -> Self {
+    pub(crate) fn new(map: &'a Map, report: &'a PhaseReport, game: &str, phase: &str) -> Self {
         Pictures {
             map,
             report,
@@ -38,7 +38,7 @@ impl<'a> Pictures<'a> {
     }
 
     /// The files for `who`: the PNG (unless it cannot be drawn) and the SVG.
-    pub fn for_reader(&mut self, who: &Recipient) -> Vec<OutboxAttachment> {
+    pub(crate) fn for_reader(&mut self, who: &Recipient) -> Vec<OutboxAttachment> {
         let seen = self.report.seen_by(&Public, who);
         if let Some((_, files)) = self.drawn.iter().find(|(view, _)| *view == seen) {
             return files.clone();
@@ -112,7 +112,7 @@ mod ahead {
 
     /// The PNG of `svg` if it was drawn (or is being drawn) ahead: waits for
     /// one being drawn. `None`: draw it here.
-    pub fn take(svg: &str) -> Option<Option<Vec<u8>>> {
+    pub(crate) fn take(svg: &str) -> Option<Option<Vec<u8>>> {
         let shelf = shelf();
         let mut slots = shelf.slots.lock().ok()?;
         loop {
@@ -130,7 +130,7 @@ mod ahead {
     }
 
     /// Claims `svg` for drawing here; false if it is on the shelf already.
-    pub fn claim(svg: &str) -> bool {
+    pub(crate) fn claim(svg: &str) -> bool {
         let Ok(mut slots) = shelf().slots.lock() else {
             return false;
         };
@@ -142,7 +142,7 @@ mod ahead {
     }
 
     /// Puts the picture drawn for a claimed `svg` on the shelf.
-    pub fn put(svg: &str, png: Option<Vec<u8>>) {
+    pub(crate) fn put(svg: &str, png: Option<Vec<u8>>) {
         let shelf = shelf();
         if let Ok(mut slots) = shelf.slots.lock() {
             slots.insert(svg.to_string(), Slot::Done(png));
@@ -151,7 +151,7 @@ mod ahead {
     }
 
     /// Takes off the shelf whatever of `svgs` nobody asked for.
-    pub fn forget(svgs: &[String]) {
+    pub(crate) fn forget(svgs: &[String]) {
         let shelf = shelf();
         if let Ok(mut slots) = shelf.slots.lock() {
             for svg in svgs {
@@ -165,7 +165,7 @@ mod ahead {
 }
 
 /// How many pictures the engine has found drawn ahead, in this process.
-pub fn drawn_ahead() -> usize {
+pub(crate) fn drawn_ahead() -> usize {
     ahead::TAKEN.load(Ordering::Relaxed)
 }
 
@@ -194,7 +194,7 @@ pub struct DrawAhead<'a> {
 const LEAD: usize = 3;
 
 impl<'a> DrawAhead<'a> {
-    pub fn new(ids: &'a [GameId], judge: &'a str, now: DateTime<Utc>) -> Self {
+    pub(crate) fn new(ids: &'a [GameId], judge: &'a str, now: DateTime<Utc>) -> Self {
         DrawAhead {
             ids,
             judge,
@@ -206,7 +206,7 @@ impl<'a> DrawAhead<'a> {
     }
 
     /// The pass starts game `i`.
-    pub fn starting(&self, i: usize) {
+    pub(crate) fn starting(&self, i: usize) {
         self.at.store(i, Ordering::SeqCst);
     }
 
@@ -224,12 +224,12 @@ impl<'a> DrawAhead<'a> {
     }
 
     /// The pass is over: the drawing side stops.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.done.store(true, Ordering::SeqCst);
     }
 
     /// The drawing side: runs until [`DrawAhead::finish`] or the last game.
-    pub fn run(&self, mut reader: Store) {
+    pub(crate) fn run(&self, mut reader: Store) {
         let mut shelved = Vec::new();
         while !self.done.load(Ordering::SeqCst) {
             let i = self.take_next();
@@ -270,29 +270,34 @@ impl<'a> DrawAhead<'a> {
 /// The boards (SVG) the readers of `state` would get if its phase were
 /// processed at `now`, one per distinct view; empty if it would not be.
 fn boards_after(state: &GameState, judge: &str, now: DateTime<Utc>) -> Vec<String> {
-    use super::{advance, process, results};
+    use super::{clock, process, results, variants};
     let Some(deadline) = state.clock.deadline else {
         return Vec::new();
     };
     if state.status != Status::Active || now < deadline {
         return Vec::new();
     }
-    let Ok(map) = process::map_for(&state.settings.variant) else {
+    if variants::named(&state.settings.variant).is_none() {
         return Vec::new();
-    };
+    }
+    // The state was read on its own, not loaded by the engine: its variant
+    // is resolved here, as `work::Work::load` does.
+    let variant = variants::of(state);
+    let map = variant.map(state);
     let graced = state.clock.grace.is_some_and(|g| now >= g);
-    if !graced && !advance::late_powers(map, state).is_ok_and(|l| l.is_empty()) {
+    if !graced && !clock::late_powers(variant, map, state).is_ok_and(|l| l.is_empty()) {
         return Vec::new();
     }
     let mut state = state.clone();
-    let Ok(played) = process::process(map, &mut state) else {
+    let Ok(played) = process::process(variant, map, &mut state) else {
         return Vec::new();
     };
-    if state.status != Status::Finished && advance::schedule(map, &mut state, now).is_err() {
+    if state.status != Status::Finished && clock::schedule(map, &mut state, now).is_err() {
         return Vec::new();
     }
     let seq = u32::try_from(state.next_seq).unwrap_or(u32::MAX);
     let report = results::report_of(
+        variant,
         map,
         &state,
         judge,

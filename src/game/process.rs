@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::docs::{
+use super::model::{GameState, Outcome, Status};
+use super::variants::Variant;
+use crate::docs::{
     DocError, OrderDoc, PositionDoc, PowerOrderDoc, order_text, power_by_name, power_name,
 };
-use super::model::{GameState, Outcome, Status};
 use crate::judge::{Adjudication, Countries, Edition, Position, Rules, adjudicate};
 use crate::map::{Map, Power};
 use crate::orders::{Order, PowerOrder};
@@ -26,12 +27,13 @@ pub struct ResultLine {
 }
 
 /// A phase just processed: what is stored, and the adjudication the reports
-/// are built from.
-#[derive(Clone, Debug)]
+/// and the board picture are built from.
 pub struct Played {
     pub processed: Processed,
     pub before: Position,
     pub adjudication: Adjudication,
+    /// The variant's own report of the phase, when it writes one (GTD).
+    pub own: Option<Box<dyn super::variants::OwnResults>>,
 }
 
 /// Everything stored about one processed phase.
@@ -54,25 +56,14 @@ pub enum ProcessError {
     UnknownVariant(String),
 }
 
-/// The variants this judge runs.
-pub const VARIANTS: &[&str] = &["standard", "masters", "gtd", "agora", "twilight"];
-
-/// The map of a variant.
+/// The board of the variant named `variant`.
 pub fn map_for(variant: &str) -> Result<&'static Map, ProcessError> {
-    match variant.to_ascii_lowercase().as_str() {
-        "standard" | "" => Ok(Map::standard()),
-        "gtd" => Ok(Map::standard()),
-        // Twilight Zone: the standard board less Sevastopol's centre; each
-        // player's own borders come with the game (`variants::twilight`).
-        "twilight" => Ok(crate::variant::twilight::base()),
-        "agora" => Ok(Map::standard()),
-        // Masters Rules with minor powers (MR1): the standard map and its minors.
-        "masters" => Ok(crate::variant::masters::minors::standard()),
-        other => Err(ProcessError::UnknownVariant(other.to_string())),
-    }
+    super::variants::named(variant)
+        .map(|v| v.board())
+        .ok_or_else(|| ProcessError::UnknownVariant(variant.to_string()))
 }
 
-pub fn rules_for(state: &GameState) -> Rules {
+pub(crate) fn rules_for(state: &GameState) -> Rules {
     Rules::preset(state.settings.rules.parse::<Edition>().unwrap_or_default())
 }
 
@@ -81,7 +72,7 @@ pub fn victory_count(map: &Map) -> u32 {
     map.supply_centers().len() / 2 + 1
 }
 
-pub fn position_of(map: &Map, state: &GameState) -> Result<Position, ProcessError> {
+pub(crate) fn position_of(map: &Map, state: &GameState) -> Result<Position, ProcessError> {
     Ok(state
         .position
         .as_ref()
@@ -100,7 +91,7 @@ pub fn orders_of(map: &Map, state: &GameState, power: &str) -> Result<Vec<Order>
 }
 
 /// Powers with units or centers.
-pub fn survivors(map: &Map, position: &Position) -> Vec<Power> {
+pub(crate) fn survivors(map: &Map, position: &Position) -> Vec<Power> {
     (0..map.powers().len() as u8)
         .map(Power)
         .filter(|&p| position.unit_count(p) > 0 || !position.centers_of(p).is_empty())
@@ -108,7 +99,11 @@ pub fn survivors(map: &Map, position: &Position) -> Vec<Power> {
 }
 
 /// Processes the current phase of `state` and moves it to the next one.
-pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError> {
+pub(crate) fn process(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &mut GameState,
+) -> Result<Played, ProcessError> {
     let position = position_of(map, state)?;
     let rules = rules_for(state);
     let mut given = Vec::new();
@@ -121,8 +116,7 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
             });
         }
     }
-    let adjudication = match super::variants::adjudicate(map, &rules, state, &position, &mut given)
-    {
+    let adjudication = match variant.adjudicate(map, &rules, state, &position, &mut given) {
         Some(a) => a,
         None => adjudicate(map, &rules, &Countries, &position, &given),
     };
@@ -146,10 +140,10 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
         results,
         after: PositionDoc::from_position(map, &adjudication.after),
     };
-    enter_phase(map, state, &adjudication.after);
+    enter_phase(variant, map, state, &adjudication.after);
     state.next_seq += 1;
     if let Some(winner) = solo_winner(map, &adjudication.after, state.settings.house.centers)
-        && super::variants::solo_ends_game(state)
+        && variant.solo_ends_game(state)
     {
         state.outcome = Some(Outcome::Solo {
             power: power_name(map, winner),
@@ -160,12 +154,18 @@ pub fn process(map: &Map, state: &mut GameState) -> Result<Played, ProcessError>
         processed,
         before: position,
         adjudication,
+        own: None,
     })
 }
 
 /// Puts `position` on the board as the new current phase: clears the orders
 /// and per-phase flags, and brings in orders stored for this phase.
-pub fn enter_phase(map: &Map, state: &mut GameState, position: &Position) {
+pub(crate) fn enter_phase(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &mut GameState,
+    position: &Position,
+) {
     state.position = Some(PositionDoc::from_position(map, position));
     state.orders.clear();
     state.clock = Default::default();
@@ -179,19 +179,24 @@ pub fn enter_phase(map: &Map, state: &mut GameState, position: &Position) {
     for f in now {
         state.orders.entry(f.power).or_default().extend(f.orders);
     }
-    apply_conditionals(map, state, position);
+    apply_conditionals(variant, map, state, position);
     // Orders for phases already gone can never apply.
     state.future_orders = later
         .into_iter()
         .filter(|f| f.phase.parse::<Phase>().is_ok_and(|p| p > position.phase))
         .collect();
-    super::variants::entered_phase(map, state, position);
+    variant.entered_phase(map, state, position);
 }
 
 /// Conditional orders for the phase now entered: each block's branch chosen by
 /// its condition on this board, merged over the power's orders in the order
 /// given (a later order for a unit replaces an earlier one).
-fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
+fn apply_conditionals(
+    variant: &dyn Variant,
+    map: &Map,
+    state: &mut GameState,
+    position: &Position,
+) {
     let name = position.phase.to_string();
     let (now, later): (Vec<_>, Vec<_>) = std::mem::take(&mut state.conditional)
         .into_iter()
@@ -208,7 +213,7 @@ fn apply_conditionals(map: &Map, state: &mut GameState, position: &Position) {
             continue;
         }
         let existing = orders_of(map, state, &c.power).unwrap_or_default();
-        let merged = super::variants::merge_later(state, position.phase.kind, &existing, &new);
+        let merged = variant.merge_later(state, position.phase.kind, &existing, &new);
         set_orders(map, state, power, &merged);
     }
     state.conditional = later
@@ -227,7 +232,7 @@ fn solo_winner(map: &Map, position: &Position, centers: Option<u32>) -> Option<P
 }
 
 /// Stores a power's order set for the current phase.
-pub fn set_orders(map: &Map, state: &mut GameState, power: Power, orders: &[Order]) {
+pub(crate) fn set_orders(map: &Map, state: &mut GameState, power: Power, orders: &[Order]) {
     let list: Vec<OrderDoc> = orders
         .iter()
         .map(|o| OrderDoc::from_order(map, o))

@@ -214,7 +214,7 @@ pub enum Request {
     /// `MAP ... ENDMAP`: a player's own map (Twilight Zone), the block's text.
     SubmitMap(String),
     /// `ENTER`, proposals, votes, the Gamemaster's acts... of an Agora tournament.
-    Agora(super::variants::agora::AgoraCommand),
+    Agora(crate::variant::agora::command::AgoraCommand),
     /// A variant's own order (`A PAR DEFECT TO Germany`, `VOTE ...`); the
     /// game's variant takes it or refuses it.
     Variant(crate::grammar::VariantOrder),
@@ -250,4 +250,19 @@ pub enum Request {
     ListFull,
     /// `SET PREFERENCE *`: any power, by lot (in `PRFBOTH` and `PRFRAND` games).
     SetPreferenceAny,
+}
+
+/// What the receiving mail server says of a mail's sender: an
+/// `Authentication-Results` field (RFC 8601) from a server the judge's
+/// configuration names (`[judge] authserv_ids`), with DMARC, or DKIM aligned
+/// with the From: domain, passing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Vouch {
+    /// The judge takes no server's word (none configured).
+    #[default]
+    NotChecked,
+    /// A trusted server vouched for the From: address.
+    Vouched,
+    /// A trusted server is configured and did not vouch for this mail.
+    Unvouched,
 }

@@ -4,9 +4,10 @@
 
 use std::fmt::Write;
 
-use super::docs::{PositionDoc, PowerOrderDoc};
 use super::model::GameState;
-use super::process::{map_for, rules_for};
+use super::process::rules_for;
+use super::variants::Variant;
+use crate::docs::{PositionDoc, PowerOrderDoc};
 use crate::judge::{Adjudication, Countries, Position};
 use crate::map::Map;
 use crate::orders::PowerOrder;
@@ -15,7 +16,12 @@ use crate::store::PhaseRecord;
 
 /// How a reader takes part in the game: master, the player of a power, or
 /// else an observer.
-pub fn recipient(map: &Map, state: &GameState, address: &str, zone: chrono_tz::Tz) -> Recipient {
+pub(crate) fn recipient(
+    map: &Map,
+    state: &GameState,
+    address: &str,
+    zone: chrono_tz::Tz,
+) -> Recipient {
     let mine = |m: &&super::model::Member| m.address.eq_ignore_ascii_case(address);
     let role = if state.masters().any(|m| mine(&m)) {
         report::Role::Master
@@ -46,7 +52,8 @@ fn info(state: &GameState, judge: &str, seq: u32) -> GameInfo {
 }
 
 /// The report of a phase just adjudicated; `state` is the game after it.
-pub fn report_of(
+pub(crate) fn report_of(
+    variant: &dyn Variant,
     map: &Map,
     state: &GameState,
     judge: &str,
@@ -66,24 +73,25 @@ pub fn report_of(
             game_over: over,
         },
     );
-    report.sections = super::variants::report_sections(state);
-    super::variants::edit_report(state, &mut report);
+    report.sections = variant.report_sections(state);
+    variant.edit_report(state, &mut report);
     report
 }
 
 /// The text `who` receives. The standard game hides nothing.
-pub fn text_for(map: &Map, phase: &PhaseReport, who: &Recipient) -> String {
+pub(crate) fn text_for(map: &Map, phase: &PhaseReport, who: &Recipient) -> String {
     report::report_text(map, phase, &Public, who)
 }
 
 /// A stored phase, reported again (for `HISTORY`); `None` if unreadable.
-pub fn replay(
+pub(crate) fn replay(
+    variant: &dyn Variant,
     state: &GameState,
     judge: &str,
     record: &PhaseRecord,
     seq: u32,
 ) -> Option<PhaseReport> {
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = variant.map(state);
     let before: PositionDoc = serde_json::from_str(&record.position_before).ok()?;
     let after: PositionDoc = serde_json::from_str(&record.position_after).ok()?;
     let orders: Vec<PowerOrderDoc> = serde_json::from_str(&record.orders).ok()?;
@@ -93,9 +101,7 @@ pub fn replay(
         .iter()
         .filter_map(|o| o.to_power_order(map).ok())
         .collect();
-    if let Some(adjudication) =
-        super::variants::replay_adjudication(state, &before, &orders, &after)
-    {
+    if let Some(adjudication) = variant.replay_adjudication(state, &before, &orders, &after) {
         let mut report = PhaseReport::build_under(
             map,
             &rules_for(state),
@@ -107,9 +113,9 @@ pub fn replay(
                 game_over: false,
             },
         );
-        super::variants::edit_report(state, &mut report);
-        super::variants::edit_history_report(state, &record.phase, &mut report);
-        report.sections = super::variants::history_sections(state, &record.phase);
+        variant.edit_report(state, &mut report);
+        variant.edit_history_report(state, &record.phase, &mut report);
+        report.sections = variant.history_sections(state, &record.phase);
         return Some(report);
     }
     let mut report = PhaseReport::replay(
@@ -125,13 +131,13 @@ pub fn replay(
             game_over: false,
         },
     );
-    report.sections = super::variants::history_sections(state, &record.phase);
-    super::variants::edit_history_report(state, &record.phase, &mut report);
+    report.sections = variant.history_sections(state, &record.phase);
+    variant.edit_history_report(state, &record.phase, &mut report);
     Some(report)
 }
 
 /// `Supply centers:` and one line per power that owns any.
-pub fn centers(p: &PositionDoc) -> String {
+pub(crate) fn centers(p: &PositionDoc) -> String {
     let mut by_power: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
     for (sc, owner) in &p.owners {
         by_power
@@ -153,7 +159,7 @@ pub fn centers(p: &PositionDoc) -> String {
 }
 
 /// The units on the board, one power per line.
-pub fn units(p: &PositionDoc) -> String {
+pub(crate) fn units(p: &PositionDoc) -> String {
     let mut by_power: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for u in &p.units {
         by_power

@@ -7,7 +7,10 @@ use chrono::{DateTime, Utc};
 
 use super::EngineError;
 use super::model::{GameState, Role, Status};
+use super::process::ProcessError;
+use super::variants::{self, Variant};
 use crate::lots::LotSecret;
+use crate::map::Map;
 use crate::schedule;
 use crate::store::{
     Game, GameId, GameStatus, InboundId, NewAttachment, NewEvent, NewMembership, NewOutbox,
@@ -30,6 +33,9 @@ pub struct Outgoing {
 pub struct Loaded {
     pub row: Game,
     pub state: GameState,
+    /// The game's variant, resolved from its state when loaded (`variants::of`)
+    /// and again when a master's command changes it (`resolve_variant`).
+    pub variant: &'static dyn Variant,
     pub secret: Option<LotSecret>,
     pub dirty: bool,
     /// The members as the memberships table held them when loaded (`None`
@@ -39,13 +45,32 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The board the game is played on.
+    pub(crate) fn map(&self) -> &'static Map {
+        self.variant.map(&self.state)
+    }
+
+    /// The variant again, after `SET VARIANT`, `SET MASTERS` or the start
+    /// changed what the game plays.
+    pub(crate) fn resolve_variant(&mut self) {
+        self.variant = variants::of(&self.state);
+    }
+
     /// The game's lot secret. A game without one is an error: no draw is ever
     /// made with a stand-in anyone could predict.
-    pub fn lot_secret(&self) -> Result<LotSecret, EngineError> {
+    pub(crate) fn lot_secret(&self) -> Result<LotSecret, EngineError> {
         self.secret
             .clone()
             .ok_or_else(|| EngineError::NoLotSecret(self.state.name.clone()))
     }
+}
+
+/// 32 bytes from the operating system's random source: every lot secret.
+pub(crate) fn os_secret() -> [u8; 32] {
+    use rand::RngCore;
+    let mut b = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut b);
+    b
 }
 
 /// What of a member the memberships table holds.
@@ -98,7 +123,7 @@ fn store_role(r: Role) -> StoreRole {
 }
 
 impl<'t, 'c> Work<'t, 'c> {
-    pub fn new(
+    pub(crate) fn new(
         tx: &'t Tx<'c>,
         now: DateTime<Utc>,
         judge: &str,
@@ -117,7 +142,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Loads a game by name (once per transaction). `Ok(None)` if there is none.
-    pub fn load(&mut self, name: &str) -> Result<Option<String>, EngineError> {
+    pub(crate) fn load(&mut self, name: &str) -> Result<Option<String>, EngineError> {
         let key = name.to_lowercase();
         if self.games.contains_key(&key) {
             return Ok(Some(key));
@@ -128,7 +153,7 @@ impl<'t, 'c> Work<'t, 'c> {
         self.insert_loaded(row)
     }
 
-    pub fn load_id(&mut self, id: GameId) -> Result<Option<String>, EngineError> {
+    pub(crate) fn load_id(&mut self, id: GameId) -> Result<Option<String>, EngineError> {
         if let Some((k, _)) = self.games.iter().find(|(_, l)| l.row.id == id) {
             return Ok(Some(k.clone()));
         }
@@ -142,12 +167,16 @@ impl<'t, 'c> Work<'t, 'c> {
         let state: GameState =
             serde_json::from_str(&row.state).map_err(|e| EngineError::State(e.to_string()))?;
         let secret = row.lot_secret.as_deref().and_then(LotSecret::from_hex);
+        if variants::named(&state.settings.variant).is_none() {
+            return Err(ProcessError::UnknownVariant(state.settings.variant).into());
+        }
         let key = row.name.to_lowercase();
         let synced = Some(seats(&state));
         self.games.insert(
             key.clone(),
             Loaded {
                 row,
+                variant: variants::of(&state),
                 state,
                 secret,
                 dirty: false,
@@ -158,12 +187,13 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Adds a freshly inserted game to the working set.
-    pub fn adopt(&mut self, row: Game, state: GameState, secret: LotSecret) -> String {
+    pub(crate) fn adopt(&mut self, row: Game, state: GameState, secret: LotSecret) -> String {
         let key = row.name.to_lowercase();
         self.games.insert(
             key.clone(),
             Loaded {
                 row,
+                variant: variants::of(&state),
                 state,
                 secret: Some(secret),
                 dirty: true,
@@ -173,22 +203,23 @@ impl<'t, 'c> Work<'t, 'c> {
         key
     }
 
-    pub fn game(&self, key: &str) -> &Loaded {
+    pub(crate) fn game(&self, key: &str) -> &Loaded {
         &self.games[key]
     }
 
     /// The game for changing; it will be written back.
-    pub fn game_mut(&mut self, key: &str) -> &mut Loaded {
+    pub(crate) fn game_mut(&mut self, key: &str) -> &mut Loaded {
         let g = self.games.get_mut(key).expect("loaded game");
         g.dirty = true;
         g
     }
 
-    pub fn keys(&self) -> Vec<String> {
-        self.games.keys().cloned().collect()
+    /// The variant of a loaded game.
+    pub(crate) fn variant(&self, key: &str) -> &'static dyn Variant {
+        self.games[key].variant
     }
 
-    pub fn send(
+    pub(crate) fn send(
         &mut self,
         to: &str,
         subject: String,
@@ -207,13 +238,13 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Sends `files` along with the mail queued last.
-    pub fn attach(&mut self, files: Vec<OutboxAttachment>) {
+    pub(crate) fn attach(&mut self, files: Vec<OutboxAttachment>) {
         if let Some(m) = self.outgoing.last_mut() {
             m.attachments.extend(files);
         }
     }
 
-    pub fn event(
+    pub(crate) fn event(
         &self,
         game: Option<GameId>,
         kind: &str,
@@ -231,7 +262,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// The time zone an address reads times in.
-    pub fn zone_of(&self, address: &str) -> chrono_tz::Tz {
+    pub(crate) fn zone_of(&self, address: &str) -> chrono_tz::Tz {
         match self.tx.account_by_address(address) {
             Ok(Some(a)) => schedule::zone(&a.time_zone),
             _ => self.default_zone,
@@ -239,7 +270,7 @@ impl<'t, 'c> Work<'t, 'c> {
     }
 
     /// Writes every changed game back, with its memberships, then the mail.
-    pub fn flush(&mut self) -> Result<(), EngineError> {
+    pub(crate) fn flush(&mut self) -> Result<(), EngineError> {
         let keys: Vec<String> = self
             .games
             .iter()
@@ -250,7 +281,7 @@ impl<'t, 'c> Work<'t, 'c> {
             let g = self.games.get_mut(&key).expect("loaded game");
             g.row.status = store_status(g.state.status);
             g.row.current_phase = g.state.position.as_ref().map(|p| p.phase.clone());
-            g.row.next_deadline = next_action(&g.state);
+            g.row.next_deadline = next_action(g.variant, &g.state);
             g.row.rules_preset = g.state.settings.rules.clone();
             g.row.settings = serde_json::to_string(&g.state.settings)
                 .map_err(|e| EngineError::State(e.to_string()))?;
@@ -300,12 +331,12 @@ impl<'t, 'c> Work<'t, 'c> {
 /// When the engine must next look at a game: the deadline until the late
 /// notice went out, then the end of grace; never while it waits for a
 /// replacement, is paused, forming or over.
-pub fn next_action(state: &GameState) -> Option<DateTime<Utc>> {
+pub(crate) fn next_action(variant: &dyn Variant, state: &GameState) -> Option<DateTime<Utc>> {
     if state.status == Status::Forming {
-        return super::variants::forming_wakeup(state);
+        return variant.forming_wakeup(state);
     }
     if state.status == Status::Paused {
-        return super::pause::next_reminder(state);
+        return state.next_pause_reminder();
     }
     if state.status != Status::Active {
         return None;

@@ -6,11 +6,10 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
 use super::{Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
-use crate::game::docs::power_name;
-use crate::game::engine::Vouch;
 use crate::game::model::{DiaryEntry, Role};
-use crate::game::process::map_for;
+use crate::game::request::Vouch;
 use crate::game::work::Work;
 use crate::grammar::DiaryAction;
 
@@ -269,9 +268,7 @@ impl Session<'_, '_, '_> {
         if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
             return state.masters().map(|m| m.address.clone()).collect();
         }
-        let Ok(map) = map_for(&state.settings.variant) else {
-            return Vec::new();
-        };
+        let map = self.work.game(key).map();
         power_by_initial(map, power)
             .and_then(|p| state.player_of(&power_name(map, p)))
             .map(|m| vec![m.address.clone()])
@@ -284,10 +281,9 @@ impl Session<'_, '_, '_> {
         if power.eq_ignore_ascii_case("m") || power.eq_ignore_ascii_case("master") {
             return "master".to_string();
         }
-        let state = &self.work.game(key).state;
-        map_for(&state.settings.variant)
-            .ok()
-            .and_then(|map| power_by_initial(map, power).map(|p| power_name(map, p)))
+        let map = self.work.game(key).map();
+        power_by_initial(map, power)
+            .map(|p| power_name(map, p))
             .unwrap_or_else(|| power.to_ascii_uppercase())
     }
 

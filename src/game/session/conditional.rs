@@ -3,9 +3,9 @@
 //! (decided when that phase begins).
 
 use super::{PendingOrder, Session};
+use crate::docs::{OrderDoc, order_text};
 use crate::game::EngineError;
 use crate::game::conditions::{CondDoc, ConditionalOrders, phase_for};
-use crate::game::docs::{OrderDoc, order_text};
 use crate::judge::Position;
 use crate::map::{Map, Power};
 use crate::phase::Phase;

@@ -3,9 +3,9 @@
 
 use super::Session;
 use crate::game::EngineError;
-use crate::game::process::map_for;
 use crate::game::request::{Line, Request};
-use crate::game::variants::agora::{AgoraCommand, effect};
+use crate::game::variants::agora::effect;
+use crate::variant::agora::command::AgoraCommand;
 
 impl Session<'_, '_, '_> {
     /// `Ok(true)`: the effect's text read as commands and was handled here;
@@ -20,11 +20,13 @@ impl Session<'_, '_, '_> {
         let Some(ctx) = self.context.clone() else {
             return Ok(false);
         };
-        let state = &self.work.game(&ctx.key).state;
-        let map = map_for(&state.settings.variant)?;
+        let g = self.work.game(&ctx.key);
+        let (state, map) = (&g.state, g.map());
         let phase = state.phase_name().and_then(|p| p.parse().ok());
         let tz = self.work.zone_of(&self.sender);
-        let Some(inner) = effect::commands(map, what, phase, self.now(), tz) else {
+        let Some(inner) =
+            crate::game::from_grammar::commands_only(map, what, phase, self.now(), tz)
+        else {
             return Ok(false);
         };
         if ctx.who != super::Who::Master {
@@ -67,7 +69,10 @@ impl Session<'_, '_, '_> {
             };
             let sender = self.sender.clone();
             let key = ctx.key.clone();
-            match crate::game::variants::agora_command(self.work, &key, &sender, true, &logged)? {
+            let reply =
+                crate::game::variants::agora_command(self.work, &key, &sender, true, &logged)?;
+            crate::game::advance::follow(self.work, &key, reply.next)?;
+            match reply.answer {
                 Ok(m) => self.ok(text, m),
                 Err(m) => self.fail(line, text, m),
             }

@@ -4,11 +4,11 @@ use serde_json::json;
 
 use super::moderation::RollbackTo;
 use super::{Context, Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::model::{Role, Status};
-use crate::game::process::{self, map_for, position_of};
+use crate::game::process::{self, position_of};
 use crate::game::request::Request;
 
 impl Session<'_, '_, '_> {
@@ -32,9 +32,7 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let g = self.work.game_mut(key);
-        let kind = position_of(map_for(&g.state.settings.variant)?, &g.state)?
-            .phase
-            .kind;
+        let kind = position_of(g.map(), &g.state)?.phase.kind;
         let sched = g.state.settings.schedule.for_kind(kind).clone();
         g.state.clock.deadline = Some(t);
         g.state.clock.grace = Some(crate::schedule::grace_end(&sched, t));
@@ -73,8 +71,10 @@ impl Session<'_, '_, '_> {
         let key = ctx.key;
         let status = self.work.game(&key).state.status;
         let name = self.work.game(&key).state.name.clone();
-        if let Some(why) =
-            crate::game::variants::master_refusal(&self.work.game(&key).state, request)
+        if let Some(why) = self
+            .work
+            .variant(&key)
+            .master_refusal(&self.work.game(&key).state, request)
         {
             self.fail(line, text, why);
             return Ok(());
@@ -85,12 +85,15 @@ impl Session<'_, '_, '_> {
                     self.fail(line, text, format!("{name} has already started"));
                 } else if self.work.game(&key).state.players().count() == 0 {
                     self.fail(line, text, format!("{name} has no players yet"));
-                } else if let Some(why) =
-                    crate::game::variants::may_begin(&self.work.game(&key).state, self.now())
+                } else if let Some(why) = self
+                    .work
+                    .variant(&key)
+                    .may_begin(&self.work.game(&key).state, self.now())
                 {
                     self.fail(line, text, why);
                 } else {
-                    crate::game::variants::force_begin(&mut self.work.game_mut(&key).state);
+                    let g = self.work.game_mut(&key);
+                    g.variant.force_begin(&mut g.state);
                     self.pending_start = Some(key);
                     self.ok(text, format!("{name} will start now."));
                 }
@@ -131,7 +134,7 @@ impl Session<'_, '_, '_> {
                 } else {
                     let now = self.now();
                     let g = self.work.game_mut(&key);
-                    let map = map_for(&g.state.settings.variant)?;
+                    let map = g.map();
                     g.state.status = g.state.paused_from.take().unwrap_or(Status::Active);
                     advance::schedule(map, &mut g.state, now)?;
                     self.ok(text, format!("{name} is running again."));
@@ -157,9 +160,14 @@ impl Session<'_, '_, '_> {
                     );
                 }
             }
-            Become(who) if crate::game::variants::takes_own_orders(&self.work.game(&key).state) => {
-                let state = &self.work.game(&key).state;
-                match crate::game::variants::become_player(state, who) {
+            Become(who)
+                if self
+                    .work
+                    .variant(&key)
+                    .takes_own_orders(&self.work.game(&key).state) =>
+            {
+                let g = self.work.game(&key);
+                match g.variant.become_player(&g.state, who) {
                     Ok(_) if !matches!(status, Status::Active | Status::Paused) => {
                         self.fail(line, text, format!("{name} is not running"))
                     }
@@ -180,7 +188,7 @@ impl Session<'_, '_, '_> {
             }
             Become(power) => {
                 let g = self.work.game(&key);
-                let map = map_for(&g.state.settings.variant)?;
+                let map = g.map();
                 match power_by_initial(map, power).map(|p| power_name(map, p)) {
                     Some(p) if matches!(status, Status::Active | Status::Paused) => {
                         self.context = Some(Context {
@@ -200,15 +208,20 @@ impl Session<'_, '_, '_> {
                     None => self.fail(line, text, format!("there is no power {power:?} in {name}")),
                 }
             }
-            Eject(who) if super::super::variants::takes_own_orders(&self.work.game(&key).state) => {
-                match super::super::variants::eject(self.work, &key, who)? {
+            Eject(who)
+                if self
+                    .work
+                    .variant(&key)
+                    .takes_own_orders(&self.work.game(&key).state) =>
+            {
+                match self.work.variant(&key).eject(self.work, &key, who)? {
                     Ok(m) => self.ok(text, m),
                     Err(m) => self.fail(line, text, m),
                 }
             }
             Eject(who) => {
                 let g = self.work.game(&key);
-                let map = map_for(&g.state.settings.variant)?;
+                let map = g.map();
                 let power = power_by_initial(map, who).map(|p| power_name(map, p));
                 let found = g.state.members.iter().position(|m| match &power {
                     Some(p) => m.role == Role::Player && m.power.as_deref() == Some(p.as_str()),
@@ -370,7 +383,7 @@ impl Session<'_, '_, '_> {
                     );
                 } else {
                     let sender = self.sender.clone();
-                    let body = match crate::game::variants::predict(self.work, &key, &sender)? {
+                    let body = match self.work.variant(&key).predict(self.work, &key, &sender)? {
                         Some(body) => body,
                         None => self.predict(&key)?,
                     };
@@ -378,13 +391,13 @@ impl Session<'_, '_, '_> {
                 }
             }
             SetVariant(v) => {
-                if map_for(v).is_err() {
+                if crate::game::variants::named(v).is_none() {
                     self.fail(
                         line,
                         text,
                         format!(
                             "this judge runs only these variants: {}",
-                            process::VARIANTS.join(", ")
+                            crate::game::variants::names().join(", ")
                         ),
                     );
                 } else if status != Status::Forming {
@@ -395,15 +408,18 @@ impl Session<'_, '_, '_> {
                     );
                 } else {
                     let v = v.to_ascii_lowercase();
-                    let settings = &mut self.work.game_mut(&key).state.settings;
-                    settings.variant = v.clone();
-                    crate::game::variants::settings(settings);
+                    let g = self.work.game_mut(&key);
+                    g.state.settings.variant = v.clone();
+                    g.resolve_variant();
+                    g.variant.settings(&mut g.state.settings);
                     self.ok(text, format!("{name} will be played as {v}."));
                 }
             }
             SetMasters(list) => {
                 let g = self.work.game_mut(&key);
-                match crate::game::variants::set_masters(&mut g.state, list) {
+                let answer = crate::game::variants::set_masters(&mut g.state, list);
+                g.resolve_variant();
+                match answer {
                     Ok(m) => self.ok(text, m),
                     Err(m) => self.fail(line, text, m),
                 }
@@ -419,12 +435,13 @@ impl Session<'_, '_, '_> {
     /// The results the orders given so far would give, adjudicated on a copy
     /// of the game: nothing is stored.
     fn predict(&mut self, key: &str) -> Result<String, EngineError> {
-        let mut copy = self.work.game(key).state.clone();
-        let map = map_for(&copy.settings.variant)?;
-        let played = process::process(map, &mut copy)?;
+        let g = self.work.game(key);
+        let (variant, map, mut copy) = (g.variant, g.map(), g.state.clone());
+        let played = process::process(variant, map, &mut copy)?;
         let seq = u32::try_from(copy.next_seq).unwrap_or(u32::MAX);
         let judge = self.work.judge.clone();
         let report = crate::game::results::report_of(
+            variant,
             map,
             &copy,
             &judge,
@@ -483,8 +500,8 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         };
-        let before: crate::game::docs::PositionDoc =
-            match crate::game::variants::restore(self.work, key, record)? {
+        let before: crate::docs::PositionDoc =
+            match self.work.variant(key).restore(self.work, key, record)? {
                 Some(Ok(doc)) => doc,
                 Some(Err(why)) => {
                     self.fail(line, text, why);
@@ -495,10 +512,10 @@ impl Session<'_, '_, '_> {
             };
         let now = self.now();
         let g = self.work.game_mut(key);
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let position = before.to_position(map)?;
-        process::enter_phase(map, &mut g.state, &position);
-        crate::game::variants::rolled_back(&mut g.state, &record.phase);
+        process::enter_phase(g.variant, map, &mut g.state, &position);
+        g.variant.rolled_back(&mut g.state, &record.phase);
         // The next report is numbered as the turn it replays (njudge's
         // `ROLLBACK n` and the `game.NNN` of the reports agree).
         g.state.next_seq = live.iter().position(|p| p.id == record.id).unwrap_or(0) as i64;

@@ -14,7 +14,7 @@ mod votes;
 pub(crate) use account::tell_masters_of_guessing;
 pub use account::{GUESS_LIMIT, GUESS_WINDOW};
 
-use super::engine::Vouch;
+use super::request::Vouch;
 use crate::store::GameId;
 
 use chrono::{DateTime, Utc};
@@ -23,12 +23,12 @@ use super::EngineError;
 use super::advance::{self, deadline_line};
 use super::answers;
 use super::describe;
-use super::docs::{OrderDoc, order_text};
 use super::model::{FutureOrders, GameState, Member, Role, Status};
 use super::orders_check::{check_orders, merge, missing_orders};
-use super::process::{self, map_for, orders_of, position_of};
+use super::process::{self, orders_of, position_of};
 use super::request::{Line, Request};
 use super::work::Work;
+use crate::docs::{OrderDoc, order_text};
 use crate::lots::LotSecret;
 use crate::map::{Map, Power};
 use crate::orders::Order;
@@ -347,13 +347,12 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Who::Power(p) => Some(p.as_str()),
             _ => None,
         };
-        let state: &GameState = &g.state;
-        let map = map_for(&state.settings.variant).ok()?;
+        let (state, variant, map): (&GameState, _, _) = (&g.state, g.variant, g.map());
         let tz = self.work.zone_of(&self.sender);
         let mut text = String::new();
         text.push_str(&deadline_line(state, tz, self.now()));
         text.push('\n');
-        if let Some(own) = super::variants::order_summary(state, &self.order_sender()) {
+        if let Some(own) = variant.order_summary(state, &self.order_sender()) {
             text.push_str(&own);
         }
         if let Some(power) = power
@@ -370,7 +369,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 text.push_str("  (none)\n");
             }
             for o in &orders {
-                let line = super::variants::order_line(state, power, o)
+                let line = variant
+                    .order_line(state, power, o)
                     .unwrap_or_else(|| order_text(map, o));
                 text.push_str(&format!("  {line}\n"));
             }
@@ -457,7 +457,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             }
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let position = position_of(map, &g.state)?;
         let p = map
             .power(&power)
@@ -574,7 +574,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             .flat_map(|f| f.orders.iter().filter_map(|o| o.to_order(map).ok()))
             .collect();
         let new: Vec<Order> = pending.iter().map(|o| o.order).collect();
-        let merged = super::variants::merge_later(&g.state, phase.kind, &existing, &new);
+        let merged = g.variant.merge_later(&g.state, phase.kind, &existing, &new);
         g.state
             .future_orders
             .retain(|f| !(f.phase == name && f.power == power));
@@ -617,7 +617,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             let orders: Vec<(String, String)> =
                 mine.into_iter().map(|(_, _, ph, o)| (ph, o)).collect();
             let sender = self.sender.clone();
-            super::variants::orders_given(self.work, &key, &power, &sender, &orders)?;
+            self.work
+                .variant(&key)
+                .orders_given(self.work, &key, &power, &sender, &orders)?;
         }
         Ok(())
     }
@@ -627,9 +629,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         &mut self,
         line: usize,
         text: &str,
-        command: &super::variants::agora::AgoraCommand,
+        command: &crate::variant::agora::command::AgoraCommand,
     ) -> Result<(), EngineError> {
-        use super::variants::agora::AgoraCommand;
+        use crate::variant::agora::command::AgoraCommand;
         // Without a game, `GET REGULATIONS` is a help topic like any other.
         if self.context.is_none() && matches!(command, AgoraCommand::GetRegulations(None)) {
             return self.dispatch(line, text, &Request::Get("regulations".into()));
@@ -648,7 +650,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         };
         let sender = self.sender.clone();
         let master = ctx.who == Who::Master;
-        match super::variants::agora_command(self.work, &ctx.key, &sender, master, command)? {
+        let reply = super::variants::agora_command(self.work, &ctx.key, &sender, master, command)?;
+        advance::follow(self.work, &ctx.key, reply.next)?;
+        match reply.answer {
             Ok(m) => self.ok(text, m),
             Err(m) => self.fail(line, text, m),
         }
@@ -797,7 +801,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Get(topic) if is_map_topic(topic) => {
                 let topic = topic.trim().to_ascii_lowercase();
                 let map = match (topic.split_once('.'), &self.context) {
-                    (Some((_, variant)), _) => match map_for(variant) {
+                    (Some((_, variant)), _) => match process::map_for(variant) {
                         Ok(m) => m,
                         Err(_) => {
                             self.fail(
@@ -811,7 +815,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                             return Ok(());
                         }
                     },
-                    (None, Some(c)) => map_for(&self.work.game(&c.key).state.settings.variant)?,
+                    (None, Some(c)) => self.work.game(&c.key).map(),
                     (None, None) => crate::map::Map::standard(),
                 };
                 self.ok(text, super::help::map_text(map).trim_end());
@@ -869,9 +873,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     /// The game signed on to takes orders from its players through its
     /// variant (GTD: by commander, not by power).
     fn variant_takes_orders(&self) -> bool {
-        self.context
-            .as_ref()
-            .is_some_and(|c| super::variants::takes_own_orders(&self.work.game(&c.key).state))
+        self.context.as_ref().is_some_and(|c| {
+            self.work
+                .variant(&c.key)
+                .takes_own_orders(&self.work.game(&c.key).state)
+        })
     }
 
     fn flush_variant_orders(&mut self) -> Result<(), EngineError> {
@@ -880,7 +886,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         };
         for p in std::mem::take(&mut self.pending) {
             let sender = self.order_sender();
-            match super::variants::take_order(self.work, &ctx.key, &sender, &p.order)? {
+            match self
+                .work
+                .variant(&ctx.key)
+                .take_order(self.work, &ctx.key, &sender, &p.order)?
+            {
                 Ok(m) => self.ok_at(p.line, &p.text, m),
                 Err(m) => self.fail(p.line, &p.text, m),
             }
@@ -899,7 +909,10 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
         let orders: Vec<(String, Order)> =
             pending.iter().map(|p| (p.text.clone(), p.order)).collect();
         let sender = self.sender.clone();
-        let answers = super::variants::take_power_orders(self.work, key, &sender, power, &orders)?;
+        let answers = self
+            .work
+            .variant(key)
+            .take_power_orders(self.work, key, &sender, power, &orders)?;
         let mut rest = Vec::new();
         for (p, answer) in pending.into_iter().zip(answers) {
             match answer {
@@ -922,8 +935,11 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     ) -> Vec<PendingOrder> {
         let mut rest = Vec::new();
         for p in pending {
-            let state = &self.work.game(key).state;
-            match super::variants::route_refusal(state, position, kind, &p.order, p.route) {
+            let g = self.work.game(key);
+            match g
+                .variant
+                .route_refusal(&g.state, position, kind, &p.order, p.route)
+            {
                 Some(why) => self.fail(p.line, &p.text, why),
                 None => rest.push(p),
             }
@@ -941,8 +957,8 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
     ) -> Vec<PendingOrder> {
         let mut rest = Vec::new();
         for p in pending {
-            let state = &self.work.game(key).state;
-            match super::variants::kept_order_refusal(state, power, &p.text) {
+            let g = self.work.game(key);
+            match g.variant.kept_order_refusal(&g.state, power, &p.text) {
                 Some(why) => self.fail(p.line, &p.text, why),
                 None => rest.push(p),
             }
@@ -965,7 +981,7 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
             Who::Power(p) => Some(p.clone()),
             _ => None,
         };
-        match super::variants::take_variant_order(
+        match self.work.variant(&ctx.key).take_variant_order(
             self.work,
             &ctx.key,
             &sender,

@@ -13,7 +13,7 @@ use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::house::AssignBy;
 use crate::game::model::{Role, Status};
-use crate::game::process::{map_for, orders_of, position_of};
+use crate::game::process::{orders_of, position_of};
 use crate::game::request::{ClockField, Request};
 use crate::grammar::{GameFlag, PreferenceRule, PressRule};
 use crate::phase::PhaseKind;
@@ -231,11 +231,8 @@ impl Session<'_, '_, '_> {
     ) -> Result<(), EngineError> {
         let g = self.work.game(key);
         let (name, id) = (g.state.name.clone(), g.row.id);
-        let s = &g.state;
-        let own_start =
-            s.gtd.is_some() || s.twilight.is_some() || s.masters.is_some() || s.agora.is_some();
-        let status = s.status;
-        if own_start {
+        let status = g.state.status;
+        if !g.variant.may_unstart(&g.state) {
             self.fail(
                 line,
                 text,
@@ -298,8 +295,8 @@ impl Session<'_, '_, '_> {
         let g = self.work.game(key);
         let name = g.state.name.clone();
         let status = g.state.status;
-        let map = map_for(&g.state.settings.variant)?;
-        let powers = crate::game::variants::playable_powers(&g.state, map).len();
+        let map = g.map();
+        let powers = g.variant.playable_powers(&g.state, map).len();
         let forming = status == Status::Forming;
         let players = g.state.players().count();
         let before_start =
@@ -572,14 +569,14 @@ impl Session<'_, '_, '_> {
     /// master's sign-on reply "will include the [partial] orders that the
     /// players have submitted").
     pub(super) fn order_status(&self, key: &str) -> String {
-        let state = &self.work.game(key).state;
-        // Variants with their own seats and secrets (GTD's commanders, the
-        // Agora's contestants, Twilight Zone maps) keep their own accounts.
-        let own_seats = state.gtd.is_some() || state.agora.is_some() || state.twilight.is_some();
-        if own_seats || !matches!(state.status, Status::Active | Status::Paused) {
+        let g = self.work.game(key);
+        let (state, variant) = (&g.state, g.variant);
+        if variant.keeps_own_accounts(state)
+            || !matches!(state.status, Status::Active | Status::Paused)
+        {
             return String::new();
         }
-        let (Ok(map), Some(phase)) = (map_for(&state.settings.variant), state.phase_name()) else {
+        let (map, Some(phase)) = (g.map(), state.phase_name()) else {
             return String::new();
         };
         let Ok(position) = position_of(map, state) else {
@@ -597,7 +594,7 @@ impl Session<'_, '_, '_> {
                 .unwrap_or("no player");
             let orders = orders_of(map, state, &info.name).unwrap_or_default();
             let missing = crate::game::orders_check::missing_orders(map, &position, p, &orders);
-            let done = crate::game::variants::orders_given_otherwise(state, &info.name);
+            let done = variant.orders_given_otherwise(state, &info.name);
             let said = match (orders.is_empty(), missing) {
                 _ if done => "ordered".to_string(),
                 (true, _) => "no orders".to_string(),
@@ -606,7 +603,7 @@ impl Session<'_, '_, '_> {
             };
             let _ = writeln!(out, "  {:<10} {said:<22} {who}", info.name);
             for o in &orders {
-                let _ = writeln!(out, "      {}", crate::game::docs::order_text(map, o));
+                let _ = writeln!(out, "      {}", crate::docs::order_text(map, o));
             }
         }
         out

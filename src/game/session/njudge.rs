@@ -186,12 +186,12 @@ impl Session<'_, '_, '_> {
         let sender = self.sender.clone();
         let g = self.work.game(key);
         if !matches!(g.state.status, Status::Active | Status::Paused)
-            || !crate::game::variants::open_to_take_over(&g.state)
+            || !g.variant.open_to_take_over(&g.state)
         {
             return Ok(false);
         }
-        let map = map_for(&g.state.settings.variant)?;
-        if !advance::vacant_powers(map, &g.state)?
+        let map = g.map();
+        if !advance::vacant_powers(g.variant, map, &g.state)?
             .iter()
             .any(|p| p == power)
         {

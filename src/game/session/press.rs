@@ -3,11 +3,10 @@
 use serde_json::json;
 
 use super::{Session, Who, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::model::{PressKind, Role, Status};
-use crate::game::process::map_for;
 use crate::game::request::PressTarget;
 use crate::store::NewPress;
 
@@ -31,8 +30,8 @@ impl Session<'_, '_, '_> {
             Who::Master => None,
             Who::Observer if observer_to_master => None,
             Who::Observer | Who::Joined => {
-                let state = &self.work.game(&ctx.key).state;
-                match crate::game::variants::press_author(state, &self.sender) {
+                let g = self.work.game(&ctx.key);
+                match g.variant.press_author(&g.state, &self.sender) {
                     Some(author) => Some(author),
                     None => {
                         self.fail(line, text, "only the powers and the master may send press");
@@ -102,7 +101,7 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, "press to the master is never faked");
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let powers = match addressed_powers(map, to) {
             Ok(p) => p,
             Err(p) => {
@@ -125,7 +124,7 @@ impl Session<'_, '_, '_> {
             let wanted = match m.role {
                 Role::Player => {
                     m.power.as_ref().is_some_and(|p| powers.contains(p))
-                        || crate::game::variants::press_reaches(&g.state, &m.address, &powers)
+                        || g.variant.press_reaches(&g.state, &m.address, &powers)
                 }
                 Role::Observer => matches!(to, PressTarget::All | PressTarget::Observers),
                 Role::Master => true,

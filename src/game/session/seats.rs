@@ -3,12 +3,11 @@
 use serde_json::json;
 
 use super::{Context, Session, Who, member, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance;
-use crate::game::docs::power_name;
 use crate::game::house::AssignBy;
 use crate::game::model::{GameState, Role, Settings, Status};
-use crate::game::process::map_for;
 use crate::store::{NewGame, verify_seat_password};
 
 impl Session<'_, '_, '_> {
@@ -38,19 +37,19 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let variant = variant.unwrap_or("standard").to_ascii_lowercase();
-        if map_for(&variant).is_err() {
+        let Some(kind) = crate::game::variants::named(&variant) else {
             self.fail(line, text, format!("unknown variant {variant}"));
             return Ok(());
-        }
+        };
         let mut settings = Settings {
             variant: variant.clone(),
             ..Settings::default()
         };
-        crate::game::variants::settings(&mut settings);
+        kind.settings(&mut settings);
         // The game's wall clock is its creator's zone.
         settings.schedule.timezone = self.work.zone_of(&self.sender).name().to_string();
         let mut state = GameState::new(game, settings);
-        crate::game::variants::created(&mut state, &self.sender, self.now());
+        kind.created(&mut state, &self.sender, self.now());
         let secret = self.next_secret();
         state.lot_commitment = Some(secret.commitment());
         state
@@ -110,10 +109,16 @@ impl Session<'_, '_, '_> {
         let sender = self.sender.clone();
         // A GTD player signing on again gave the seat's password (the variant
         // checks it); a new entrant proved nothing.
-        let state = &self.work.game(&key).state;
-        let returning = state.gtd.is_some() && state.member(&sender).is_some();
-        if let Some(answer) = crate::game::variants::join(self.work, &key, &sender, password)? {
-            match answer {
+        let g = self.work.game(&key);
+        let returning =
+            g.variant.checks_own_passwords(&g.state) && g.state.member(&sender).is_some();
+        if let Some(reply) = self
+            .work
+            .variant(&key)
+            .join(self.work, &key, &sender, password)?
+        {
+            advance::follow(self.work, &key, reply.next)?;
+            match reply.answer {
                 Ok(m) => {
                     if returning {
                         self.signed(true);
@@ -224,8 +229,8 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
-        let vacant = advance::vacant_powers(map, &g.state)?;
+        let map = g.map();
+        let vacant = advance::vacant_powers(g.variant, map, &g.state)?;
         let m = member(&sender, Role::Standby, password)?;
         let g = self.work.game_mut(key);
         g.state.members.push(m);
@@ -298,7 +303,7 @@ impl Session<'_, '_, '_> {
             }
             return Ok(());
         }
-        if crate::game::variants::takes_own_orders(&g.state) {
+        if g.variant.takes_own_orders(&g.state) {
             self.fail(
                 line,
                 text,
@@ -306,9 +311,9 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let seat = power_by_initial(map, power)
-            .or_else(|| crate::game::variants::played_power_by_initial(&g.state, map, power));
+            .or_else(|| g.variant.played_power_by_initial(&g.state, map, power));
         let Some(p) = seat else {
             self.fail(line, text, format!("there is no power {power:?} in {name}"));
             return Ok(());
@@ -336,8 +341,7 @@ impl Session<'_, '_, '_> {
                 self.fail(line, text, format!("wrong password for {pname} in {name}"))
             }
             Some(_)
-                if let Some(why) =
-                    crate::game::variants::sign_on_refusal(&g.state, &pname, &self.sender) =>
+                if let Some(why) = g.variant.sign_on_refusal(&g.state, &pname, &self.sender) =>
             {
                 self.fail(line, text, why)
             }
@@ -366,7 +370,12 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let sender = self.sender.clone();
-        match crate::game::variants::submit_map(self.work, &ctx.key, &sender, design)? {
+        let reply = self
+            .work
+            .variant(&ctx.key)
+            .submit_map(self.work, &ctx.key, &sender, design)?;
+        advance::follow(self.work, &ctx.key, reply.next)?;
+        match reply.answer {
             Ok(m) => self.ok(text, m),
             Err(m) => self.fail(line, text, m),
         }
@@ -444,13 +453,13 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let mut clean = Vec::new();
         for group in groups {
             let mut names = Vec::new();
             for p in group {
                 match power_by_initial(map, p) {
-                    Some(pw) if !crate::game::variants::has_seat(&g.state, pw) => {
+                    Some(pw) if !g.variant.has_seat(&g.state, pw) => {
                         let name = power_name(map, pw);
                         self.fail(line, text, format!("nobody plays {name} in this game"));
                         return Ok(());
@@ -591,7 +600,11 @@ impl Session<'_, '_, '_> {
             && let Some(ctx) = self.context.clone()
         {
             let sender = self.sender.clone();
-            match crate::game::variants::resign(self.work, &ctx.key, &sender)? {
+            match self
+                .work
+                .variant(&ctx.key)
+                .resign(self.work, &ctx.key, &sender)?
+            {
                 Ok(m) => self.ok(text, m),
                 Err(m) => self.fail(line, text, m),
             }

@@ -3,12 +3,12 @@
 use chrono::{DateTime, Utc};
 
 use super::{Session, power_by_initial};
+use crate::docs::power_name;
 use crate::game::EngineError;
 use crate::game::advance::{self, deadline_line};
 use crate::game::answers;
-use crate::game::docs::power_name;
 use crate::game::model::Status;
-use crate::game::process::{map_for, position_of, survivors};
+use crate::game::process::{position_of, survivors};
 use crate::game::request::Request;
 
 impl Session<'_, '_, '_> {
@@ -42,7 +42,7 @@ impl Session<'_, '_, '_> {
 
     pub(super) fn running(&mut self, line: usize, text: &str, key: &str, what: &str) -> bool {
         let g = self.work.game(key);
-        if let Some(why) = crate::game::variants::vote_refusal(&g.state, what) {
+        if let Some(why) = g.variant.vote_refusal(&g.state, what) {
             self.fail(line, text, why);
             return false;
         }
@@ -71,11 +71,11 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let g = self.work.game(&key);
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let position = position_of(map, &g.state)?;
         let alive: Vec<String> = survivors(map, &position)
             .into_iter()
-            .filter(|p| crate::game::variants::has_seat(&g.state, *p))
+            .filter(|p| g.variant.has_seat(&g.state, *p))
             .map(|p| power_name(map, p))
             .collect();
         let vote = match vote {
@@ -142,7 +142,7 @@ impl Session<'_, '_, '_> {
             );
             return Ok(());
         }
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         let to = match to {
             None => None,
             Some(p) => match power_by_initial(map, &p) {
@@ -202,7 +202,7 @@ impl Session<'_, '_, '_> {
             return Ok(());
         }
         let g = self.work.game_mut(&key);
-        let map = map_for(&g.state.settings.variant)?;
+        let map = g.map();
         if let Some(m) = g.state.player_of_mut(&power) {
             m.absences.push(crate::schedule::Absence { from, to });
         }
@@ -268,13 +268,13 @@ impl Session<'_, '_, '_> {
                         .as_ref()
                         .is_some_and(|c| c.key == key && c.who == super::Who::Master) =>
             {
-                let mut body = answers::list(&g.state, tz, self.now());
+                let mut body = answers::list(g, tz, self.now());
                 body.push_str(&self.order_status(&key));
                 body
             }
-            Request::List(_) => answers::list(&g.state, tz, self.now()),
+            Request::List(_) => answers::list(g, tz, self.now()),
             Request::WhoGame(_) => answers::whogame(&g.state),
-            Request::Summary(_) => answers::summary(self.work.tx, g.row.id, &g.state)?,
+            Request::Summary(_) => answers::summary(self.work.tx, g)?,
             _ => {
                 let (span, limits) = match request {
                     Request::History {
@@ -282,18 +282,10 @@ impl Session<'_, '_, '_> {
                     } => ((*from, *to), limits.clone()),
                     _ => ((None, None), Default::default()),
                 };
-                let map = crate::game::process::map_for(&g.state.settings.variant)?;
+                let map = g.map();
                 let who = crate::game::results::recipient(map, &g.state, &self.sender, tz);
                 let judge = self.work.judge.clone();
-                let text = answers::history(
-                    self.work.tx,
-                    g.row.id,
-                    &g.state,
-                    &judge,
-                    &who,
-                    span,
-                    &limits.exclude,
-                )?;
+                let text = answers::history(self.work.tx, g, &judge, &who, span, &limits.exclude)?;
                 answers::cut_to_lines(text, limits.lines)
             }
         };

@@ -1,6 +1,6 @@
 //! The engine side of the `agora` variant (rules in `crate::variant::agora`).
 //!
-//! Where it plugs in (each through one dispatch function in `variants`):
+//! Where it plugs in (each a hook of `Variant`, in `Agora`):
 //! - creation: the settings of section 15 and an empty tournament with the
 //!   creator as Gamemaster (`setup`);
 //! - joining: `ENTER` / `SIGNON ?game` enters the tournament (`join`);
@@ -29,24 +29,27 @@ mod report;
 use chrono::{DateTime, Utc};
 
 use super::super::EngineError;
-use super::super::advance;
 use super::super::model::{GameState, Member, Role, Settings};
+use super::super::notice::{broadcast, subject};
 use super::super::work::Work;
-use super::Answer;
+use super::{Next, Reply, Standard, Variant};
+use crate::grammar::ConvoyRoute;
 use crate::judge::Position;
+use crate::judge::{Adjudication, Rules};
 use crate::map::Map;
+use crate::orders::{Order, PowerOrder};
 use crate::phase::PhaseKind;
 use crate::store::hash_password;
 use crate::variant::agora::schedule::default_schedule;
-use crate::variant::agora::state::Agora;
+use crate::variant::agora::state::Agora as AgoraState;
 use crate::variant::agora::tournament::{CAP, Stage, Tournament};
 use crate::variant::agora::{Audience, Notice, person};
 
-pub use commands::{AgoraCommand, run as command};
-pub use entry::{closed as entry_closed, wakeup as entry_wakeup};
-pub use paths::{adjudicate, order_line, replay_adjudication, route_refusal};
-pub use play::{after_phase, due};
-pub use report::{public_lines, reader_lines};
+pub(crate) use commands::{AgoraCommand, run as command};
+pub(crate) use entry::{closed as entry_closed, wakeup as entry_wakeup};
+pub(crate) use paths::{adjudicate, order_line, replay_adjudication, route_refusal};
+pub(crate) use play::{after_phase, due};
+pub(crate) use report::{public_lines, reader_lines};
 
 /// The regulations until the Gamemaster publishes them (`AMEND REGULATIONS`).
 const UNPUBLISHED: &str =
@@ -55,7 +58,7 @@ const UNPUBLISHED: &str =
 /// Settings the regulations fix: the 2000 rulebook (its civil-disorder rule is
 /// section 24's), missed orders processed as civil disorder (section 24), the
 /// two-day turn of section 15, at most seven contestants.
-pub fn setup(settings: &mut Settings) {
+pub(crate) fn setup(settings: &mut Settings) {
     settings.rules = "2000".to_string();
     settings.nmr = true;
     settings.wait_allowed = false;
@@ -64,50 +67,59 @@ pub fn setup(settings: &mut Settings) {
 }
 
 /// A new tournament with its creator as Gamemaster and Judge (section 0).
-pub fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
+pub(crate) fn created(map: &Map, state: &mut GameState, gamemaster: &str, now: DateTime<Utc>) {
     let tournament = Tournament::new(gamemaster, now, now);
-    state.agora = Some(Agora::new(tournament, UNPUBLISHED, &Position::initial(map)));
+    state.agora = Some(AgoraState::new(
+        tournament,
+        UNPUBLISHED,
+        &Position::initial(map),
+    ));
 }
 
 /// A person enters by announcement while the window is open and fewer than
 /// seven have entered (section 1): a player with the password given, and the
 /// entry published to the game. Play begins when the seventh enters.
-pub fn join(
+pub(crate) fn join(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
     password: &str,
-) -> Result<Answer, EngineError> {
+) -> Result<Reply, EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
     let Some(agora) = g.state.agora.as_mut() else {
-        return Ok(Err("this game has no tournament".into()));
+        return Ok(Reply::only(Err("this game has no tournament".into())));
     };
     if agora.tournament.stage == Stage::Playing {
-        return Ok(Err(
+        return Ok(Reply::only(Err(
             "the tournament has begun: only the Gamemaster can make a contestant now (section 2)"
                 .into(),
-        ));
+        )));
     }
     let notice = match agora.tournament.enter(sender, now) {
         Ok(n) => n,
-        Err(e) => return Ok(Err(e.to_string())),
+        Err(e) => return Ok(Reply::only(Err(e.to_string()))),
     };
     let count = agora.tournament.contestants.len();
     g.state.members.push(player(sender, password)?);
     let name = g.state.name.clone();
     deliver(work, key, vec![notice])?;
-    if count >= CAP {
-        advance::start(work, key)?;
-    }
-    Ok(Ok(format!(
-        "You have entered the tournament {name} ({count} of at most {CAP})."
-    )))
+    Ok(Reply {
+        answer: Ok(format!(
+            "You have entered the tournament {name} ({count} of at most {CAP})."
+        )),
+        // Play begins when the seventh enters.
+        next: if count >= CAP {
+            Next::Start
+        } else {
+            Next::Nothing
+        },
+    })
 }
 
 /// After the generic start gave powers by lot (section 6): the tournament
 /// learns who plays what, and play begins.
-pub fn started(map: &Map, state: &mut GameState) {
+pub(crate) fn started(map: &Map, state: &mut GameState) {
     let members: Vec<(String, Option<String>)> = state
         .members
         .iter()
@@ -133,7 +145,7 @@ fn player(address: &str, password: &str) -> Result<Member, EngineError> {
 
 /// Who may sign on as a power: its contestant, or an assistant e announced as
 /// one who submits orders (section 7). `None`: allowed.
-pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
+pub(crate) fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
     let agora = state.agora.as_ref()?;
     let player = state.player_of(power)?;
     let sender = person(sender);
@@ -151,7 +163,7 @@ pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<S
 /// Logs orders given in one mail with their submitter; when the submitter is
 /// an assistant, tells the contestant what was submitted for eir country and
 /// by whom (section 7). `orders`: (phase, canonical order).
-pub fn orders_given(
+pub(crate) fn orders_given(
     work: &mut Work<'_, '_>,
     key: &str,
     power: &str,
@@ -160,9 +172,7 @@ pub fn orders_given(
 ) -> Result<(), EngineError> {
     paths::record(work, key, power, orders)?;
     let g = work.game_mut(key);
-    let Ok(map) = super::super::process::map_for(&g.state.settings.variant) else {
-        return Ok(());
-    };
+    let map = Map::standard();
     let (Some(p), Some(owner)) = (
         map.power(power),
         g.state.player_of(power).map(|m| m.address.clone()),
@@ -191,7 +201,7 @@ pub fn orders_given(
 }
 
 /// The Gamemaster starts play only once entry has closed or seven have entered.
-pub fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
+pub(crate) fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
     let t = &state.agora.as_ref()?.tournament;
     if t.contestants.len() < CAP && now < t.entry_closes() {
         return Some(format!(
@@ -205,7 +215,7 @@ pub fn may_begin(state: &GameState, now: DateTime<Utc>) -> Option<String> {
 /// Early processing: never for movement (orders may be changed until the
 /// deadline, section 15); retreats and adjustments at once, from the orders
 /// given with the movement; nothing while a draw or winners are pending.
-pub fn ready(state: &GameState, kind: PhaseKind) -> bool {
+pub(crate) fn ready(state: &GameState, kind: PhaseKind) -> bool {
     let Some(agora) = &state.agora else {
         return false;
     };
@@ -213,7 +223,7 @@ pub fn ready(state: &GameState, kind: PhaseKind) -> bool {
 }
 
 /// A declared draw or announced winners stop play until they take effect.
-fn suspended(agora: &Agora) -> bool {
+fn suspended(agora: &AgoraState) -> bool {
     agora.draw_clock.declared.is_some()
         || agora.victory.pending.is_some()
         || agora.victory.winners.is_some()
@@ -221,7 +231,7 @@ fn suspended(agora: &Agora) -> bool {
 
 /// Sends the core's notices: public ones to everyone in the game, private
 /// ones to their one reader.
-pub fn deliver(
+pub(crate) fn deliver(
     work: &mut Work<'_, '_>,
     key: &str,
     notices: Vec<Notice>,
@@ -232,11 +242,11 @@ pub fn deliver(
     let judge = work.judge.clone();
     let g = work.game(key);
     let (id, state) = (g.row.id, g.state.clone());
-    let subject = advance::subject(&judge, &state, "Tournament");
+    let subject = subject(&judge, &state, "Tournament");
     for n in notices {
         match n.to {
             Audience::Public => {
-                advance::broadcast(work, &state, &subject, &n.text, Some(id))?;
+                broadcast(work, &state, &subject, &n.text, Some(id))?;
             }
             Audience::Private(to) => {
                 let body = format!(":: Judge: {judge}  Game: {}\n\n{}\n", state.name, n.text);
@@ -257,7 +267,7 @@ fn suspend(state: &mut GameState, at: DateTime<Utc>) {
 
 /// Players' draw and concession votes have no place in the regulations: the
 /// Gamemaster declares a draw (section 9), the judge announces winners (3).
-pub fn vote_refusal(what: &str) -> String {
+pub(crate) fn vote_refusal(what: &str) -> String {
     format!(
         "{what} is not part of the Agora tournament: a draw is declared by the Gamemaster \
          after three game-years without a change of ownership (section 9), and the judge \
@@ -267,7 +277,7 @@ pub fn vote_refusal(what: &str) -> String {
 
 /// Retreat instructions given ahead are a preference list (the `turn`
 /// module): all are kept, in order, without repeats.
-pub fn alternatives(
+pub(crate) fn alternatives(
     existing: &[crate::orders::Order],
     new: &[crate::orders::Order],
 ) -> Vec<crate::orders::Order> {
@@ -282,7 +292,7 @@ pub fn alternatives(
 
 /// Entering a retreat phase: each power's alternatives become, for each of
 /// its dislodged units, the first possible one (section 22: none, disbanded).
-pub fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
+pub(crate) fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
     if position.phase.kind != PhaseKind::Retreat {
         return;
     }
@@ -307,6 +317,203 @@ pub fn entered_phase(map: &Map, state: &mut GameState, position: &Position) {
             .collect();
         if !mine.is_empty() {
             super::super::process::set_orders(map, state, power, &mine);
+        }
+    }
+}
+
+/// The Agora Birthday Tournament.
+pub struct Agora;
+
+impl Agora {
+    fn running(work: &Work<'_, '_>, key: &str) -> bool {
+        work.game(key).state.agora.is_some()
+    }
+}
+
+impl Variant for Agora {
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        state.agora.is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        "agora"
+    }
+
+    fn settings(&self, settings: &mut Settings) {
+        setup(settings);
+    }
+
+    fn created(&self, state: &mut GameState, creator: &str, now: DateTime<Utc>) {
+        created(self.board(), state, creator, now);
+    }
+
+    fn started(&self, state: &mut GameState) {
+        started(self.board(), state);
+    }
+
+    fn join(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        password: &str,
+    ) -> Result<Option<Reply>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        join(work, key, sender, password).map(Some)
+    }
+
+    /// The Gamemaster adds contestants (section 2).
+    fn open_to_take_over(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn adjudicate(
+        &self,
+        map: &Map,
+        rules: &Rules,
+        state: &mut GameState,
+        position: &Position,
+        given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        state.agora.as_ref()?;
+        adjudicate(map, rules, state, position, given)
+    }
+
+    /// A convoyed move with its path.
+    fn order_line(&self, state: &GameState, _power: &str, order: &Order) -> Option<String> {
+        state.agora.as_ref()?;
+        order_line(state, order)
+    }
+
+    fn may_begin(&self, state: &GameState, now: DateTime<Utc>) -> Option<String> {
+        may_begin(state, now)
+    }
+
+    fn report_sections(&self, state: &GameState) -> Vec<String> {
+        public_lines(state)
+    }
+
+    /// Eir own votes on open proposals.
+    fn reader_lines(&self, state: &GameState, reader: &str) -> String {
+        reader_lines(state, reader)
+    }
+
+    fn replay_adjudication(
+        &self,
+        state: &GameState,
+        before: &Position,
+        orders: &[PowerOrder],
+        _after: &Position,
+    ) -> Option<Adjudication> {
+        state.agora.as_ref()?;
+        replay_adjudication(state, before, orders)
+    }
+
+    /// When entry closes.
+    fn forming_wakeup(&self, state: &GameState) -> Option<DateTime<Utc>> {
+        entry_wakeup(state)
+    }
+
+    /// Entry closed: play begins, or the Gamemaster is told too few entered.
+    fn forming_due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Next, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(Next::Nothing);
+        }
+        entry_closed(work, key)
+    }
+
+    /// Section 17: a convoyed move names its path.
+    fn route_refusal(
+        &self,
+        state: &GameState,
+        position: &Position,
+        kind: PhaseKind,
+        order: &Order,
+        route: Option<ConvoyRoute>,
+    ) -> Option<String> {
+        state.agora.as_ref()?;
+        route_refusal(position, kind, order, route)
+    }
+
+    /// Only the contestant or an announced ordering assistant.
+    fn sign_on_refusal(&self, state: &GameState, power: &str, sender: &str) -> Option<String> {
+        sign_on_refusal(state, power, sender)
+    }
+
+    /// Logged with their submitter; the contestant is told of an assistant's.
+    fn orders_given(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        power: &str,
+        sender: &str,
+        orders: &[(String, String)],
+    ) -> Result<(), EngineError> {
+        if !Self::running(work, key) {
+            return Ok(());
+        }
+        orders_given(work, key, power, sender, orders)
+    }
+
+    fn ready(&self, state: &GameState, kind: PhaseKind) -> Option<bool> {
+        state.agora.as_ref()?;
+        Some(ready(state, kind))
+    }
+
+    /// The judge announces winners with notice (section 3).
+    fn solo_ends_game(&self, state: &GameState) -> bool {
+        state.agora.is_none()
+    }
+
+    fn after_phase(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        after: &Position,
+    ) -> Result<(), EngineError> {
+        if !Self::running(work, key) {
+            return Ok(());
+        }
+        after_phase(work, key, after)
+    }
+
+    fn due(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Option<Next>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        due(work, key)
+    }
+
+    /// The Gamemaster declares draws, the judge names winners.
+    fn vote_refusal(&self, state: &GameState, what: &str) -> Option<String> {
+        state.agora.as_ref()?;
+        Some(vote_refusal(what))
+    }
+
+    /// Retreats given ahead are kept as alternatives, in the order given.
+    fn merge_later(
+        &self,
+        state: &GameState,
+        kind: PhaseKind,
+        existing: &[Order],
+        new: &[Order],
+    ) -> Vec<Order> {
+        if state.agora.is_some() && kind == PhaseKind::Retreat {
+            return alternatives(existing, new);
+        }
+        Standard.merge_later(state, kind, existing, new)
+    }
+
+    /// Of each unit's alternative retreats, the first possible.
+    fn entered_phase(&self, map: &Map, state: &mut GameState, position: &Position) {
+        if state.agora.is_some() {
+            entered_phase(map, state, position);
         }
     }
 }

@@ -1,15 +1,17 @@
 //! The engine side of the `gtd` variant (rules in `crate::variant::gtd`).
 //!
-//! Where GTD plugs into the engine (each through one hook in `variants`):
+//! Where GTD plugs into the engine (each a hook of `Variant`, in `Gtd`):
 //! - `settings`: a GTD game needs 22 players and plays the 1971 rules (rule 3).
-//! - `start`: players to countries and units by the game's lot (rules 6-8).
+//! - `start`: players to countries and units by the game's lot (rules 6-8);
+//!   the engine puts the opening board in place and announces it.
 //! - `join`: after the start, `SIGNON ?game` signs a player on as themselves
 //!   (players are not powers); from a newcomer it is a request to enter, which
 //!   the Gamemaster answers with `APPROVE` or `REFUSE` (rule 1, `entry`).
 //! - `take`: every order line, movement or political, from the player who
 //!   writes it; kept as written until the deadline (`intake`).
-//! - `process_one`: a phase played by `play`, recorded, and reported to each
-//!   reader (`report`); the Final Place List when a country has 18 centers.
+//! - `play`: a phase played by `play::play`; the engine records it and mails
+//!   each reader GTD's own report (`report`) with the board picture, and the
+//!   Final Place List when a country has 18 centers.
 //! - `restore`, `history_texts`: `ROLLBACK` and `HISTORY` from the GTD state
 //!   and public report each phase leaves in the event log (`journal`).
 //! - `predict`, `become_player`: the Gamemaster's `PREDICT` and `BECOME`.
@@ -20,136 +22,53 @@ pub mod journal;
 mod play;
 mod report;
 
-use serde::{Deserialize, Serialize};
+pub(crate) use crate::variant::gtd::season::Item;
+pub(crate) use entry::join;
+pub(crate) use intake::{eject, order_summary, resign, take};
+pub(crate) use play::{play_phase, predict};
 
-pub use crate::variant::gtd::season::Item;
-pub use entry::join;
-pub use intake::{eject, order_summary, resign, take};
-pub use play::{predict, process_one};
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
 
 use super::super::EngineError;
-use super::super::advance::{self, schedule, subject};
-use super::super::model::{Role, Settings, Status};
-use super::super::process::{self, map_for};
+use super::super::model::GameState;
+use super::super::model::{Role, Settings};
+use super::super::notice::subject;
+use super::super::process;
+use super::super::request::Request;
 use super::super::work::Work;
-use crate::game::docs::OrderDoc;
+use super::{Answer, Audience, Reply, Standard, Started, Tell, Variant};
+use crate::grammar::VariantOrder;
 use crate::judge::Position;
 use crate::lots::{self, LotSecret};
-use crate::variant::gtd::GtdState;
+use crate::orders::Order;
+use crate::store::{GameId, PhaseRecord, Tx};
+pub use crate::variant::gtd::game::{Carried, GtdGame, Seat, WrittenDoc};
 use crate::variant::gtd::start::{Entrant, start as opening};
 
 /// Rule 1: the game begins with twenty-two players.
 pub const PLAYERS: usize = 22;
 
-/// A player by the name orders use, and the address they play from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    pub name: String,
-    pub address: String,
-}
-
-/// One order line as written, kept until the deadline.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WrittenDoc {
-    pub player: String,
-    #[serde(default)]
-    pub order: Option<OrderDoc>,
-    /// A political order in canonical form (read again at the deadline).
-    #[serde(default)]
-    pub variant: Option<String>,
-}
-
-/// A movement's votes, kept over its retreat phase until the season ends:
-/// (country, voter, candidate, votes) and (country, commander, units).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Carried {
-    pub votes: Vec<(u8, String, String, u32)>,
-    pub weights: Vec<(u8, String, u32)>,
-}
-
-/// Everything a GTD game keeps beside the generic game state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GtdGame {
-    pub state: GtdState,
-    pub seats: Vec<Seat>,
-    #[serde(default)]
-    pub written: Vec<WrittenDoc>,
-    /// Players who resigned this season (rule 25 B).
-    #[serde(default)]
-    pub resigned: Vec<String>,
-    #[serde(default)]
-    pub carried: Option<Carried>,
-    /// Players who sent orders this season (rule 22).
-    #[serde(default)]
-    pub wrote: Vec<String>,
-    /// Countries whose new name the Gamemaster vetoed this season (26 B).
-    #[serde(default)]
-    pub vetoed: Vec<u8>,
-    /// Players who asked to enter after the start, waiting for the
-    /// Gamemaster's `APPROVE` or `REFUSE` (rule 1).
-    #[serde(default)]
-    pub pending: Vec<String>,
-}
-
-impl GtdGame {
-    pub fn player_of(&self, address: &str) -> Option<&str> {
-        self.seats
-            .iter()
-            .find(|s| s.address.eq_ignore_ascii_case(address))
-            .map(|s| s.name.as_str())
-    }
-
-    pub fn address_of(&self, player: &str) -> Option<&str> {
-        self.seats
-            .iter()
-            .find(|s| s.name == player)
-            .map(|s| s.address.as_str())
-    }
-
-    /// A new seat for `address`: its local part, or the whole address when
-    /// that name is taken.
-    pub fn seat(&mut self, address: &str) -> String {
-        if let Some(n) = self.player_of(address) {
-            return n.to_string();
-        }
-        let local = address
-            .split('@')
-            .next()
-            .unwrap_or(address)
-            .to_ascii_lowercase();
-        let taken = |n: &str| self.seats.iter().any(|s| s.name == n);
-        let name = if local.is_empty() || taken(&local) {
-            address.to_ascii_lowercase()
-        } else {
-            local
-        };
-        self.seats.push(Seat {
-            name: name.clone(),
-            address: address.to_string(),
-        });
-        name
-    }
-}
-
 /// The draw function of a game's secret.
-pub fn lot_of(
+pub(crate) fn lot_of(
     secret: &LotSecret,
 ) -> impl FnMut(&str, &[String]) -> Result<lots::Draw, lots::LotError> + '_ {
     move |purpose, candidates| lots::draw(secret, purpose, candidates)
 }
 
-pub fn settings(settings: &mut Settings) {
+pub(crate) fn settings(settings: &mut Settings) {
     settings.players_needed = PLAYERS;
     settings.rules = "1971".to_string();
 }
 
 /// Rules 6-8 on the joined players: countries by preference and lot, units by
-/// lot, the first heads of government; players beyond the seats stand by.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    let now = work.now;
+/// lot, the first heads of government; players beyond the seats stand by. The
+/// engine puts the opening board in place and announces it.
+pub(crate) fn start(work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
     let judge = work.judge.clone();
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let secret = g.lot_secret()?;
     let mut game = GtdGame::default();
     let entrants: Vec<Entrant> = g
@@ -172,23 +91,11 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
     let state = match opening(map, &position, &entrants, &mut lot_of(&secret)) {
         Ok(s) => s,
         Err(e) => {
-            let state = g.state.clone();
-            let id = g.row.id;
-            let body = format!("Game {} cannot start: {e}.\n", state.name);
-            for to in state
-                .masters()
-                .map(|m| m.address.clone())
-                .collect::<Vec<_>>()
-            {
-                work.send(
-                    &to,
-                    subject(&judge, &state, "Not started"),
-                    body.clone(),
-                    Some(id),
-                    false,
-                );
-            }
-            return Ok(());
+            return Ok(Started::Held(Some(Tell {
+                to: Audience::Masters,
+                subject: subject(&judge, &g.state, "Not started"),
+                body: format!("Game {} cannot start: {e}.\n", g.state.name),
+            })));
         }
     };
     for m in g
@@ -209,35 +116,24 @@ pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
         record: None,
         opens: position.phase.to_string(),
         game: game.clone(),
-        position: crate::game::docs::PositionDoc::from_position(map, &position),
+        position: crate::docs::PositionDoc::from_position(map, &position),
         public: String::new(),
     };
     g.state.gtd = Some(game);
     // Rule 3, whatever SET RULES said while the game was forming.
     g.state.settings.rules = "1971".to_string();
-    g.state.status = Status::Active;
-    process::enter_phase(map, &mut g.state, &position);
-    schedule(map, &mut g.state, now)?;
-    let (id, state) = (g.row.id, g.state.clone());
-    advance::broadcast(
-        work,
-        &state,
-        &subject(&judge, &state, "Game starting"),
-        &body,
-        Some(id),
-    )?;
-    work.event(
-        Some(id),
-        "game.started",
-        serde_json::json!({ "variant": "gtd" }),
-    )?;
+    let id = g.row.id;
     journal::keep(work, id, &opening)?;
-    Ok(())
+    Ok(Started::Seated {
+        opening: position,
+        announcement: body,
+        detail: serde_json::json!({ "variant": "gtd" }),
+    })
 }
 
 /// Members follow the game: a stand-by player who entered it (rule 1, by an
 /// appointment or rule 27) is a player and receives the reports.
-pub fn sync_roles(state: &mut super::super::model::GameState) {
+pub(crate) fn sync_roles(state: &mut super::super::model::GameState) {
     let Some(game) = &state.gtd else { return };
     let entered: Vec<String> = game
         .seats
@@ -253,13 +149,13 @@ pub fn sync_roles(state: &mut super::super::model::GameState) {
 }
 
 /// Press from a player in the game is signed with their name.
-pub fn press_author(game: &GtdGame, sender: &str) -> Option<String> {
+pub(crate) fn press_author(game: &GtdGame, sender: &str) -> Option<String> {
     let me = game.player_of(sender)?;
     game.state.is_active(me).then(|| me.to_string())
 }
 
 /// Press to countries reaches their heads and every commander of their units.
-pub fn press_reaches(
+pub(crate) fn press_reaches(
     game: &GtdGame,
     state: &super::super::model::GameState,
     address: &str,
@@ -285,7 +181,7 @@ pub fn press_reaches(
 }
 
 /// Master commands that do not fit a running GTD game.
-pub fn master_refusal(request: &super::super::request::Request) -> Option<String> {
+pub(crate) fn master_refusal(request: &super::super::request::Request) -> Option<String> {
     use super::super::request::Request;
     match request {
         Request::SetRules(r) if r != "1971" => {
@@ -298,7 +194,7 @@ pub fn master_refusal(request: &super::super::request::Request) -> Option<String
 /// `BECOME <who>`: the Gamemaster speaks for a player (by name or address),
 /// or for the head of government of a country (by its name); the address
 /// the orders are then taken from, and who that is.
-pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), String> {
+pub(crate) fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), String> {
     let who = who.trim();
     if let Some(seat) = game
         .seats
@@ -335,8 +231,208 @@ pub fn become_player(game: &GtdGame, who: &str) -> Result<(String, String), Stri
 }
 
 /// Rule 1: a GTD game begins with twenty-two players, even when forced.
-pub fn may_begin(state: &super::super::model::GameState) -> Option<String> {
+pub(crate) fn may_begin(state: &super::super::model::GameState) -> Option<String> {
     let n = state.players().count();
     (n < PLAYERS)
         .then(|| format!("rule 1: a GTD game begins with {PLAYERS} players; {n} have joined"))
+}
+
+/// Grand Tournament Diplomacy. Before the start (no `GtdGame` yet) a GTD
+/// game forms as a standard one does, apart from its settings and rule 1.
+pub struct Gtd;
+
+impl Gtd {
+    fn game(state: &GameState) -> Option<&GtdGame> {
+        state.gtd.as_ref()
+    }
+
+    fn running(work: &Work<'_, '_>, key: &str) -> bool {
+        Self::game(&work.game(key).state).is_some()
+    }
+}
+
+impl Variant for Gtd {
+    fn checks_own_passwords(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        Self::game(state).is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        "gtd"
+    }
+
+    fn settings(&self, settings: &mut Settings) {
+        self::settings(settings);
+    }
+
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
+        self::start(work, key)
+    }
+
+    fn play(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+    ) -> Result<Option<process::Played>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        play_phase(work, key).map(Some)
+    }
+
+    fn join(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        password: &str,
+    ) -> Result<Option<Reply>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        self::join(work, key, sender, password).map(|a| Some(Reply::only(a)))
+    }
+
+    /// The Gamemaster approves entrants (rule 1).
+    fn open_to_take_over(&self, state: &GameState) -> bool {
+        Self::game(state).is_none()
+    }
+
+    fn takes_own_orders(&self, state: &GameState) -> bool {
+        Self::game(state).is_some()
+    }
+
+    fn take_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        order: &Order,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.take_order(work, key, sender, order);
+        }
+        take(work, key, sender, Item::Order(*order))
+    }
+
+    fn take_variant_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: Option<&str>,
+        order: &VariantOrder,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.take_variant_order(work, key, sender, power, order);
+        }
+        take(work, key, sender, Item::Variant(order.clone()))
+    }
+
+    fn order_summary(&self, state: &GameState, sender: &str) -> Option<String> {
+        Self::game(state).map(|g| order_summary(g, sender))
+    }
+
+    fn eject(&self, work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.eject(work, key, who);
+        }
+        eject(work, key, who)
+    }
+
+    fn press_author(&self, state: &GameState, sender: &str) -> Option<String> {
+        Self::game(state).and_then(|g| press_author(g, sender))
+    }
+
+    fn press_reaches(&self, state: &GameState, address: &str, powers: &[String]) -> bool {
+        Self::game(state).is_some_and(|g| press_reaches(g, state, address, powers))
+    }
+
+    fn master_refusal(&self, state: &GameState, request: &Request) -> Option<String> {
+        Self::game(state)?;
+        master_refusal(request)
+    }
+
+    fn resign(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+    ) -> Result<Answer, EngineError> {
+        if !Self::running(work, key) {
+            return Standard.resign(work, key, sender);
+        }
+        resign(work, key, sender)
+    }
+
+    fn may_begin(&self, state: &GameState, _now: DateTime<Utc>) -> Option<String> {
+        may_begin(state)
+    }
+
+    /// Countries declared independent, stored as `power 7`..., by their names.
+    fn display_names(&self, state: &GameState) -> BTreeMap<String, String> {
+        let Some(gtd) = Self::game(state) else {
+            return Default::default();
+        };
+        let map = crate::map::Map::standard();
+        gtd.state
+            .countries
+            .iter()
+            .map(|c| {
+                let stored = crate::docs::power_name(map, crate::map::Power(c.power));
+                (stored, c.name.clone())
+            })
+            .filter(|(stored, shown)| stored != shown)
+            .collect()
+    }
+
+    fn history_texts(
+        &self,
+        tx: &Tx<'_>,
+        game: GameId,
+        state: &GameState,
+    ) -> Result<Option<BTreeMap<i64, String>>, EngineError> {
+        if Self::game(state).is_none() {
+            return Ok(None);
+        }
+        journal::history_texts(tx, game, state).map(Some)
+    }
+
+    fn restore(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        record: &PhaseRecord,
+    ) -> Result<Option<Result<crate::docs::PositionDoc, String>>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        journal::restore(work, key, record).map(Some)
+    }
+
+    fn predict(
+        &self,
+        work: &Work<'_, '_>,
+        key: &str,
+        sender: &str,
+    ) -> Result<Option<String>, EngineError> {
+        if !Self::running(work, key) {
+            return Ok(None);
+        }
+        predict(work, key, sender).map(Some)
+    }
+
+    fn become_player(&self, state: &GameState, who: &str) -> Result<(String, String), String> {
+        match Self::game(state) {
+            Some(game) => become_player(game, who),
+            None => Standard.become_player(state, who),
+        }
+    }
 }

@@ -1,6 +1,8 @@
-//! Where the engine meets the variants: each hook the engine calls is one
-//! function here that dispatches on the game's variant to that variant's
-//! module, so generic engine code never names a variant.
+//! Where the engine meets the variants: the `Variant` trait, one hook per
+//! place the engine lets a variant change the game, each with a default that
+//! plays the standard game; one stateless implementation per variant in the
+//! registry `ALL`; and the one resolution of a game's variant (`of`), made
+//! when a game is loaded (`work::Loaded::variant`).
 //!
 //! The rules themselves are pure and live in `crate::variant::*`; the modules
 //! here only adapt them to the game state, the store and the mail replies.
@@ -8,348 +10,639 @@
 pub mod agora;
 pub mod gtd;
 pub mod masters;
+#[cfg(test)]
+mod toy;
 pub mod twilight;
 
+use chrono::{DateTime, Utc};
+
 use super::EngineError;
-use super::model::{GameState, Settings};
+use super::model::{GameState, Outcome, Settings};
+use super::request::Request;
 use super::work::Work;
-use crate::grammar::VariantOrder;
-use crate::orders::Order;
+use crate::grammar::{ConvoyRoute, VariantOrder};
+use crate::judge::{Adjudication, Position, Rules};
+use crate::map::{Map, Power};
+use crate::orders::{Order, PowerOrder};
+use crate::phase::PhaseKind;
+use crate::report::PhaseReport;
+use crate::store::{GameId, PhaseRecord, Tx};
 
 /// What a reply line says: accepted (`Ok`) or refused (`Err`), with why.
 pub type Answer = Result<String, String>;
 
-/// Hook: a new game's settings for its variant (`CREATE`).
-pub fn settings(settings: &mut Settings) {
-    if settings.variant == "gtd" {
-        gtd::settings(settings);
-    }
-    if settings.variant == "agora" {
-        agora::setup(settings);
+/// What the engine does for a game once a variant has answered: the start
+/// and the end of a game are the engine's (`advance::follow`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Next {
+    #[default]
+    Nothing,
+    /// Start the forming game now.
+    Start,
+    /// End the game with this outcome.
+    End(Outcome),
+}
+
+/// A variant's answer to one line, and what the engine does next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub answer: Answer,
+    pub next: Next,
+}
+
+impl Reply {
+    /// An answer after which nothing follows.
+    pub(crate) fn only(answer: Answer) -> Reply {
+        Reply {
+            answer,
+            next: Next::Nothing,
+        }
     }
 }
 
-/// Hook: starting a full forming game. `true` when the variant started it.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
-    masters::before_start(&mut work.game_mut(key).state);
-    if work.game(key).state.settings.variant == "gtd" {
-        gtd::start(work, key)?;
-        return Ok(true);
-    }
-    if twilight::plays(&work.game(key).state) {
-        twilight::start(work, key)?;
-        return Ok(true);
-    }
-    Ok(false)
+/// Who a variant's mail about a game goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone in the game, each with the deadline line.
+    Everyone,
+    /// The masters only, the text as it is.
+    Masters,
 }
 
-/// Hook: processing one phase. `true` when the variant processed it.
-pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<bool, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        gtd::process_one(work, key)?;
-        return Ok(true);
-    }
-    Ok(false)
+/// A mail a variant asks the engine to send about a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tell {
+    pub to: Audience,
+    pub subject: String,
+    pub body: String,
 }
 
-/// Hook: `SIGNON ?game` handled by the variant (`None`: the generic way).
-pub fn join(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    password: &str,
-) -> Result<Option<Answer>, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::join(work, key, sender, password).map(Some);
-    }
-    if work.game(key).state.agora.is_some() {
-        return agora::join(work, key, sender, password).map(Some);
-    }
-    Ok(None)
+/// What a variant made of a full forming game at its start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Started {
+    /// The engine's start: powers by preference and lot on the opening board.
+    Generic,
+    /// Not yet, with what to tell whom.
+    Held(Option<Tell>),
+    /// The variant seated the players itself (GTD: players to countries by
+    /// lot); the engine puts `opening` on the board, sets the clock and
+    /// announces `announcement` to everyone.
+    Seated {
+        opening: Position,
+        announcement: String,
+        /// The detail of the `game.started` event.
+        detail: serde_json::Value,
+    },
 }
 
-/// Hook: may a power nobody plays be taken over by signing on to it, as on
-/// njudge? Not in the tournaments, whose organisers choose who plays (GTD's
-/// Gamemaster approves entrants, Agora's adds contestants).
-pub fn open_to_take_over(state: &GameState) -> bool {
-    state.gtd.is_none() && state.agora.is_none()
+/// A phase a variant played and reports in its own words (GTD). The engine
+/// records it, sets the clock, mails it with the board picture and ends the
+/// game; these are the variant's parts.
+pub trait OwnResults {
+    /// The phase is recorded as `record`: what the variant keeps of it.
+    fn recorded(&self, work: &mut Work<'_, '_>, key: &str, record: i64) -> Result<(), EngineError>;
+
+    /// The results text `reader` receives (times in `zone`).
+    fn text_for(
+        &self,
+        state: &GameState,
+        judge: &str,
+        reader: &str,
+        zone: chrono_tz::Tz,
+        now: DateTime<Utc>,
+    ) -> String;
+
+    /// A mail when the phase ended the game, before the end is announced.
+    fn last_word(&self, state: &GameState, judge: &str) -> Option<Tell>;
 }
 
-/// Does the game take its orders through its variant (by player, not power)?
-pub fn takes_own_orders(state: &GameState) -> bool {
-    state.gtd.is_some()
+/// A variant as the engine sees it. Every method is a hook the engine calls;
+/// the defaults play the standard game, so a variant overrides only where it
+/// differs. Implementations are stateless: a game's own variant state lives
+/// in its `GameState`.
+pub trait Variant: Sync {
+    /// The name `CREATE` and `SET VARIANT` give, and the game's settings keep.
+    fn name(&self) -> &'static str;
+
+    /// The board a game of this variant is played on, by the variant's name.
+    fn board(&self) -> &'static Map {
+        Map::standard()
+    }
+
+    /// The board of this game.
+    fn map(&self, _state: &GameState) -> &'static Map {
+        self.board()
+    }
+
+    /// The variant a game named for this one plays once its state is read
+    /// (Masters Rules chosen for a standard game). `None`: this one.
+    fn refined(&self, _state: &GameState) -> Option<&'static dyn Variant> {
+        None
+    }
+
+    /// May Masters Rules be chosen for a game of this variant (`SET MASTERS`)?
+    fn takes_masters_rules(&self) -> bool {
+        false
+    }
+
+    /// The variant's options on a `CREATE` line (before any game exists):
+    /// the variant the game is created with, and a request applied right
+    /// after it. `None`: the line names none of this variant's options.
+    fn create_options(
+        &self,
+        _command: &crate::grammar::Command,
+    ) -> Option<(Option<String>, Request)> {
+        None
+    }
+
+    /// A new game's settings for the variant (`CREATE`, `SET VARIANT`).
+    fn settings(&self, _settings: &mut Settings) {}
+
+    /// A game just created (`CREATE`), with its creator as master.
+    fn created(&self, _state: &mut GameState, _creator: &str, _now: DateTime<Utc>) {}
+
+    /// Just before a full forming game starts: settings and state made to agree.
+    fn before_start(&self, _state: &mut GameState) {}
+
+    /// Starting a full forming game: the engine's way, held, or seated by
+    /// the variant.
+    fn start(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Started, EngineError> {
+        Ok(Started::Generic)
+    }
+
+    /// The board the engine's start opens on.
+    fn opening(&self, map: &Map) -> Position {
+        Position::initial(map)
+    }
+
+    /// What the engine's start announces after the powers (Twilight Zone:
+    /// the placement of rule 3).
+    fn start_notes(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// A forming game has just started, powers given.
+    fn started(&self, _state: &mut GameState) {}
+
+    /// Plays the current phase in the variant's own way (the state moves to
+    /// the next phase); `None`: the engine's adjudication.
+    fn play(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+    ) -> Result<Option<super::process::Played>, EngineError> {
+        Ok(None)
+    }
+
+    /// `SIGNON ?game` handled by the variant (`None`: the generic way).
+    fn join(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _sender: &str,
+        _password: &str,
+    ) -> Result<Option<Reply>, EngineError> {
+        Ok(None)
+    }
+
+    /// Do players sign on as themselves, with a password the variant checks
+    /// (GTD after the start), rather than as powers?
+    fn checks_own_passwords(&self, _state: &GameState) -> bool {
+        false
+    }
+
+    /// May a power nobody plays be taken over by signing on to it, as on
+    /// njudge? Not in the tournaments, whose organisers choose who plays.
+    fn open_to_take_over(&self, _state: &GameState) -> bool {
+        true
+    }
+
+    /// Does the game take its orders through its variant (by player, not power)?
+    fn takes_own_orders(&self, _state: &GameState) -> bool {
+        false
+    }
+
+    /// One order line of a game that `takes_own_orders`.
+    fn take_order(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _sender: &str,
+        _order: &Order,
+    ) -> Result<Answer, EngineError> {
+        Ok(Err("this game takes no orders this way".into()))
+    }
+
+    /// A variant's own order line; `power`: the power the sender speaks for
+    /// (their own, or the one the master became).
+    fn take_variant_order(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        _sender: &str,
+        _power: Option<&str>,
+        _order: &VariantOrder,
+    ) -> Result<Answer, EngineError> {
+        let variant = &work.game(key).state.settings.variant;
+        Ok(Err(format!(
+            "this order is not part of the {variant} variant; the line was not applied"
+        )))
+    }
+
+    /// The sender's current orders, for the end of a reply (`None`: the
+    /// generic summary).
+    fn order_summary(&self, _state: &GameState, _sender: &str) -> Option<String> {
+        None
+    }
+
+    /// The master's `EJECT` in a game that `takes_own_orders`.
+    fn eject(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        who: &str,
+    ) -> Result<Answer, EngineError> {
+        Ok(Err(format!("{who} is not in this game")))
+    }
+
+    /// Who signs press sent by a member who plays no power, if the variant
+    /// lets them send press.
+    fn press_author(&self, _state: &GameState, _sender: &str) -> Option<String> {
+        None
+    }
+
+    /// Does press to `powers` reach this member who plays no power?
+    fn press_reaches(&self, _state: &GameState, _address: &str, _powers: &[String]) -> bool {
+        false
+    }
+
+    /// A master command the variant does not allow, with why.
+    fn master_refusal(&self, _state: &GameState, _request: &Request) -> Option<String> {
+        None
+    }
+
+    /// `RESIGN` in a game that `takes_own_orders`.
+    fn resign(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _sender: &str,
+    ) -> Result<Answer, EngineError> {
+        Ok(Err("nothing to resign".into()))
+    }
+
+    /// Orders of a power's player that the variant takes itself. One answer
+    /// per order; `None`: the order goes the generic way.
+    fn take_power_orders(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _sender: &str,
+        _power: &str,
+        orders: &[(String, Order)],
+    ) -> Result<Vec<Option<Answer>>, EngineError> {
+        Ok(vec![None; orders.len()])
+    }
+
+    /// The adjudication of the current phase, for variants that change it.
+    /// `given` is replaced by the orders adjudicated. `None`: the judge's own.
+    fn adjudicate(
+        &self,
+        _map: &Map,
+        _rules: &Rules,
+        _state: &mut GameState,
+        _position: &Position,
+        _given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        None
+    }
+
+    /// `MAP ... ENDMAP`, a player's map.
+    fn submit_map(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        _sender: &str,
+        _text: &str,
+    ) -> Result<Reply, EngineError> {
+        let variant = &work.game(key).state.settings.variant;
+        Ok(Reply::only(Err(format!(
+            "maps are submitted only in Twilight Zone games; this game is {variant}"
+        ))))
+    }
+
+    /// A power's current order as the reply's summary lists it. `None`: the
+    /// canonical order.
+    fn order_line(&self, _state: &GameState, _power: &str, _order: &Order) -> Option<String> {
+        None
+    }
+
+    /// Why an order line of `power`'s player kept for a later phase or an
+    /// `IF` block cannot be kept as written. `None`: it can.
+    fn kept_order_refusal(&self, _state: &GameState, _power: &str, _line: &str) -> Option<String> {
+        None
+    }
+
+    /// The master's `FORCE BEGIN` was accepted.
+    fn force_begin(&self, _state: &mut GameState) {}
+
+    /// Why the master may not `FORCE BEGIN` now (`None`: may).
+    fn may_begin(&self, _state: &GameState, _now: DateTime<Utc>) -> Option<String> {
+        None
+    }
+
+    /// The season report of a phase just played, as the variant prints it.
+    fn edit_report(&self, _state: &GameState, _report: &mut PhaseReport) {}
+
+    /// Lines the variant adds to the report of the phase just played.
+    fn report_sections(&self, _state: &GameState) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Text only `reader` gets at the end of a phase report.
+    fn reader_lines(&self, _state: &GameState, _reader: &str) -> String {
+        String::new()
+    }
+
+    /// A stored phase adjudicated again for `HISTORY`, when the variant
+    /// adjudicates differently. `None`: the judge's own.
+    fn replay_adjudication(
+        &self,
+        _state: &GameState,
+        _before: &Position,
+        _orders: &[PowerOrder],
+        _after: &Position,
+    ) -> Option<Adjudication> {
+        None
+    }
+
+    /// A stored phase's report for `HISTORY`, as the variant names its
+    /// powers when that phase was played.
+    fn edit_history_report(&self, _state: &GameState, _phase: &str, _report: &mut PhaseReport) {}
+
+    /// The lines the variant added to the report of a stored phase (`HISTORY`).
+    fn history_sections(&self, _state: &GameState, _phase: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The text `HISTORY` shows for each phase record (by record id), for a
+    /// variant that keeps its own reports. `None`: the generic replay.
+    fn history_texts(
+        &self,
+        _tx: &Tx<'_>,
+        _game: GameId,
+        _state: &GameState,
+    ) -> Result<Option<std::collections::BTreeMap<i64, String>>, EngineError> {
+        Ok(None)
+    }
+
+    /// When the clock must call for a forming game. `None`: a forming game
+    /// waits for its players or master.
+    fn forming_wakeup(&self, _state: &GameState) -> Option<DateTime<Utc>> {
+        None
+    }
+
+    /// The clock's call for a forming game whose wake-up has come.
+    fn forming_due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Next, EngineError> {
+        Ok(Next::Nothing)
+    }
+
+    /// Why an order line's convoy route, or its lack, is refused when written
+    /// for a phase of `kind`. `None`: accepted.
+    fn route_refusal(
+        &self,
+        _state: &GameState,
+        _position: &Position,
+        _kind: PhaseKind,
+        _order: &Order,
+        _route: Option<ConvoyRoute>,
+    ) -> Option<String> {
+        None
+    }
+
+    /// A one-letter seat several powers of the map share: the one power with
+    /// that initial that players play.
+    fn played_power_by_initial(
+        &self,
+        _state: &GameState,
+        _map: &Map,
+        _initial: &str,
+    ) -> Option<Power> {
+        None
+    }
+
+    /// The powers players are given at the start.
+    fn playable_powers(&self, _state: &GameState, map: &Map) -> Vec<String> {
+        map.powers().iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Why `sender` may not sign on as `power` though the password is right.
+    fn sign_on_refusal(&self, _state: &GameState, _power: &str, _sender: &str) -> Option<String> {
+        None
+    }
+
+    /// Orders a power's seat gave in one mail, (phase, canonical order), with
+    /// the sender.
+    fn orders_given(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _power: &str,
+        _sender: &str,
+        _orders: &[(String, String)],
+    ) -> Result<(), EngineError> {
+        Ok(())
+    }
+
+    /// Whether the current phase is processed before its deadline (`None`:
+    /// when every order is in, the generic way).
+    fn ready(&self, _state: &GameState, _kind: PhaseKind) -> Option<bool> {
+        None
+    }
+
+    /// Has a power's player given this phase's orders in a way the generic
+    /// count of own units does not see?
+    fn orders_given_otherwise(&self, _state: &GameState, _power: &str) -> bool {
+        false
+    }
+
+    /// Names shown for powers the map does not name, stored name -> shown name.
+    fn display_names(&self, _state: &GameState) -> std::collections::BTreeMap<String, String> {
+        Default::default()
+    }
+
+    /// Does a power with a majority of centres end the game at once?
+    fn solo_ends_game(&self, _state: &GameState) -> bool {
+        true
+    }
+
+    /// After a phase is processed, before its report is made (the report
+    /// shows what the hook changed).
+    fn after_phase(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _after: &Position,
+    ) -> Result<(), EngineError> {
+        Ok(())
+    }
+
+    /// The clock's call for a game whose deadline passed; `Some`: the
+    /// variant dealt with it (no phase processed), and what follows.
+    fn due(&self, _work: &mut Work<'_, '_>, _key: &str) -> Result<Option<Next>, EngineError> {
+        Ok(None)
+    }
+
+    /// Does this power have a seat a player can hold (and so a vote in a draw)?
+    fn has_seat(&self, _state: &GameState, _power: Power) -> bool {
+        true
+    }
+
+    /// The game was rolled back to the start of `phase` (its board is in
+    /// place): the variant's own state goes back too.
+    fn rolled_back(&self, _state: &mut GameState, _phase: &str) {}
+
+    /// `ROLLBACK` to the start of `record`'s phase, for a variant whose own
+    /// state goes back with the board: the board to restore, or why the
+    /// rollback cannot be made. `None`: the generic way (`rolled_back` after).
+    fn restore(
+        &self,
+        _work: &mut Work<'_, '_>,
+        _key: &str,
+        _record: &PhaseRecord,
+    ) -> Result<Option<Result<crate::docs::PositionDoc, String>>, EngineError> {
+        Ok(None)
+    }
+
+    /// Does the variant keep its players' seats and secrets to itself, so
+    /// the master's order status lists none (GTD's commanders, the Agora's
+    /// contestants, Twilight Zone maps)?
+    fn keeps_own_accounts(&self, _state: &GameState) -> bool {
+        false
+    }
+
+    /// May the master's `UNSTART` undo the start? Not where the variant's
+    /// own start made state the generic one cannot take back.
+    fn may_unstart(&self, _state: &GameState) -> bool {
+        true
+    }
+
+    /// Why a player's `SET DRAW` or `SET CONCEDE` (`what`) is refused.
+    fn vote_refusal(&self, _state: &GameState, _what: &str) -> Option<String> {
+        None
+    }
+
+    /// Orders given ahead for a phase, added to those already stored for it
+    /// (a later order for a unit replaces the earlier one).
+    fn merge_later(
+        &self,
+        _state: &GameState,
+        kind: PhaseKind,
+        existing: &[Order],
+        new: &[Order],
+    ) -> Vec<Order> {
+        super::orders_check::merge(kind, existing, new)
+    }
+
+    /// A phase has just been put on the board with the orders given ahead for it.
+    fn entered_phase(&self, _map: &Map, _state: &mut GameState, _position: &Position) {}
+
+    /// The master's `PREDICT` for a variant that plays its phases itself.
+    /// `None`: the generic prediction.
+    fn predict(
+        &self,
+        _work: &Work<'_, '_>,
+        _key: &str,
+        _sender: &str,
+    ) -> Result<Option<String>, EngineError> {
+        Ok(None)
+    }
+
+    /// The master's `BECOME <who>` in a game that `takes_own_orders`: the
+    /// address the master then speaks for and the name shown, or why not.
+    fn become_player(&self, state: &GameState, who: &str) -> Result<(String, String), String> {
+        Err(format!("there is no player {who:?} in {}", state.name))
+    }
 }
 
-/// Hook: one order line of a game that `takes_own_orders`.
-pub fn take_order(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    order: &Order,
-) -> Result<Answer, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::take(work, key, sender, gtd::Item::Order(*order));
-    }
-    Ok(Err("this game takes no orders this way".into()))
-}
+/// The standard game: every hook's default.
+pub struct Standard;
 
-/// Hook: a variant's own order line; `power`: the power the sender speaks
-/// for (their own, or the one the master became).
-pub fn take_variant_order(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    power: Option<&str>,
-    order: &VariantOrder,
-) -> Result<Answer, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::take(work, key, sender, gtd::Item::Variant(order.clone()));
+impl Variant for Standard {
+    fn name(&self) -> &'static str {
+        "standard"
     }
-    if work.game(key).state.masters.is_some() {
-        return masters::take_variant_order(work, key, sender, power, order);
-    }
-    let variant = work.game(key).state.settings.variant.clone();
-    Ok(Err(format!(
-        "this order is not part of the {variant} variant; the line was not applied"
-    )))
-}
 
-/// Hook: the sender's current orders, for the end of a reply (games that
-/// `takes_own_orders`).
-pub fn order_summary(state: &GameState, sender: &str) -> Option<String> {
-    if state.masters.is_some() {
-        return masters::order_summary(state, sender);
+    /// Masters Rules chosen for a standard game (`SET MASTERS` without MR1)
+    /// play through the Masters variant.
+    fn refined(&self, state: &GameState) -> Option<&'static dyn Variant> {
+        state
+            .masters
+            .is_some()
+            .then_some(&masters::Masters as &dyn Variant)
     }
-    state.gtd.as_ref().map(|g| gtd::order_summary(g, sender))
-}
 
-/// Hook: the master's `EJECT` in a game that `takes_own_orders`.
-pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::eject(work, key, who);
-    }
-    Ok(Err(format!("{who} is not in this game")))
-}
-
-/// Hook: who signs press sent by a member who plays no power (GTD: the
-/// player's name), if the variant lets them send press.
-pub fn press_author(state: &GameState, sender: &str) -> Option<String> {
-    state
-        .gtd
-        .as_ref()
-        .and_then(|g| gtd::press_author(g, sender))
-}
-
-/// Hook: does press to `powers` reach this member of a variant game (GTD: a
-/// player commanding a unit of one of them or heading one)?
-pub fn press_reaches(state: &GameState, address: &str, powers: &[String]) -> bool {
-    state
-        .gtd
-        .as_ref()
-        .is_some_and(|g| gtd::press_reaches(g, state, address, powers))
-}
-
-/// Hook: a master command the game's variant does not allow, with why.
-pub fn master_refusal(state: &GameState, request: &super::request::Request) -> Option<String> {
-    if state.gtd.is_some() {
-        return gtd::master_refusal(request);
-    }
-    None
-}
-
-/// Hook: `RESIGN` in a game that `takes_own_orders`.
-pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::resign(work, key, sender);
-    }
-    Ok(Err("nothing to resign".into()))
-}
-
-/// Hook: orders of a power's player that the variant takes itself (Masters:
-/// orders for units in civil disorder, every adjustment order). One answer per
-/// order; `None`: the order goes the generic way.
-pub fn take_power_orders(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    power: &str,
-    orders: &[(String, Order)],
-) -> Result<Vec<Option<Answer>>, EngineError> {
-    if work.game(key).state.masters.is_some() {
-        return masters::take_power_orders(work, key, sender, power, orders);
-    }
-    if twilight::plays(&work.game(key).state) {
-        return twilight::take_power_orders(work, key, sender, power, orders);
-    }
-    Ok(vec![None; orders.len()])
-}
-
-/// Hook: the adjudication of the current phase, for variants that change it
-/// (Masters: variable control, its own adjustment phase). `given` is replaced
-/// by the orders adjudicated. `None`: the judge's own.
-pub fn adjudicate(
-    map: &crate::map::Map,
-    rules: &crate::judge::Rules,
-    state: &mut GameState,
-    position: &crate::judge::Position,
-    given: &mut Vec<crate::orders::PowerOrder>,
-) -> Option<crate::judge::Adjudication> {
-    if state.masters.is_some() {
-        return Some(masters::adjudicate(map, rules, state, position, given));
-    }
-    if twilight::plays(state) {
-        return Some(twilight::adjudicate(rules, state, position, given));
-    }
-    if state.agora.is_some() {
-        return agora::adjudicate(map, rules, state, position, given);
-    }
-    None
-}
-
-/// Hook: `MAP ... ENDMAP`, a player's map (Twilight Zone).
-pub fn submit_map(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    text: &str,
-) -> Result<Answer, EngineError> {
-    if twilight::plays(&work.game(key).state) {
-        return twilight::submit(work, key, sender, text);
-    }
-    let variant = work.game(key).state.settings.variant.clone();
-    Ok(Err(format!(
-        "maps are submitted only in Twilight Zone games; this game is {variant}"
-    )))
-}
-
-/// Hook: a power's current order as the reply's summary lists it (Twilight
-/// Zone: with the map it uses; Agora: a convoyed move with its path).
-/// `None`: the canonical order.
-pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
-    if twilight::plays(state) {
-        return twilight::order_line(state, power, order);
-    }
-    if state.agora.is_some() {
-        return agora::order_line(state, order);
-    }
-    None
-}
-
-/// Hook: why an order line of `power`'s player kept for a later phase or an
-/// `IF` block cannot be kept as written (Twilight Zone: one naming a map;
-/// Masters Rules: one for another power's unit). `None`: it can.
-pub fn kept_order_refusal(state: &GameState, power: &str, line: &str) -> Option<String> {
-    if twilight::plays(state) {
-        return twilight::kept_order_refusal(line);
-    }
-    masters::kept_order_refusal(state, power, line)
-}
-
-/// Hook: the master's `FORCE BEGIN` was accepted (Twilight Zone: start
-/// without waiting for the players' maps).
-pub fn force_begin(state: &mut GameState) {
-    if twilight::plays(state) {
-        twilight::force(state);
+    fn takes_masters_rules(&self) -> bool {
+        true
     }
 }
 
-/// Hook: the season report of a phase just played, as the variant prints it
-/// (Twilight Zone: the map each order used, years BC, no borders disclosed).
-pub fn edit_report(state: &GameState, report: &mut crate::report::PhaseReport) {
-    if twilight::plays(state) {
-        twilight::edit_report(state, report);
-    }
-    if state.masters.is_some() {
-        masters::edit_report(state, report);
-    }
+/// Every variant this judge runs: the one list a new variant is added to.
+static ALL: &[&dyn Variant] = &[
+    &Standard,
+    &masters::Masters,
+    &gtd::Gtd,
+    &agora::Agora,
+    &twilight::Twilight,
+    // Only in the unit tests: a variant known to nothing else (`toy`).
+    #[cfg(test)]
+    &toy::Toy,
+];
+
+/// The names of the variants this judge runs, as `SET VARIANT` lists them.
+pub(crate) fn names() -> Vec<&'static str> {
+    ALL.iter().map(|v| v.name()).collect()
 }
 
-/// Hook: a stored phase adjudicated again for `HISTORY`, when the variant
-/// adjudicates differently (Twilight Zone: each order on the map it named).
-/// `None`: the judge's own.
-pub fn replay_adjudication(
-    state: &GameState,
-    before: &crate::judge::Position,
-    orders: &[crate::orders::PowerOrder],
-    after: &crate::judge::Position,
-) -> Option<crate::judge::Adjudication> {
-    if twilight::plays(state) {
-        return Some(twilight::replay_adjudication(state, before, orders));
+/// The variant a name stands for (`CREATE`, `SET VARIANT`, the settings);
+/// an empty name is the standard game.
+pub(crate) fn named(name: &str) -> Option<&'static dyn Variant> {
+    if name.is_empty() {
+        return Some(&Standard);
     }
-    if state.masters.is_some() && before.phase.kind == crate::phase::PhaseKind::Adjustment {
-        return Some(masters::replay_adjustment(orders, after));
-    }
-    if state.agora.is_some() {
-        return agora::replay_adjudication(state, before, orders);
-    }
-    None
+    ALL.iter()
+        .copied()
+        .find(|v| v.name().eq_ignore_ascii_case(name))
 }
 
-/// Hook: when the clock must call for a forming game (Agora: when entry
-/// closes). `None`: a forming game waits for its players or master.
-pub fn forming_wakeup(state: &GameState) -> Option<chrono::DateTime<chrono::Utc>> {
-    agora::entry_wakeup(state)
-}
-
-/// Hook: the clock's call for a forming game whose wake-up has come (Agora:
-/// entry closed; play begins, or the Gamemaster is told too few entered).
-pub fn forming_due(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
-    if work.game(key).state.agora.is_some() {
-        return agora::entry_closed(work, key);
-    }
-    Ok(0)
-}
-
-/// Hook: why an order line's convoy route, or its lack, is refused when
-/// written for a phase of `kind` (Agora, section 17: a convoyed move names
-/// its path). `None`: accepted.
-pub fn route_refusal(
-    state: &GameState,
-    position: &crate::judge::Position,
-    kind: crate::phase::PhaseKind,
-    order: &Order,
-    route: Option<crate::grammar::ConvoyRoute>,
-) -> Option<String> {
-    state.agora.as_ref()?;
-    agora::route_refusal(position, kind, order, route)
-}
-
-/// Hook: a stored phase's report for `HISTORY`, as the variant names its
-/// powers when that phase was played (Masters: rebels).
-pub fn edit_history_report(
-    state: &GameState,
-    phase: &str,
-    report: &mut crate::report::PhaseReport,
-) {
-    masters::edit_history_report(state, phase, report);
+/// The variant a game plays: the one its settings name, as its state refines
+/// it. A name this judge does not run (never stored by `CREATE` or `SET
+/// VARIANT`) plays the standard game.
+pub fn of(state: &GameState) -> &'static dyn Variant {
+    let named = named(&state.settings.variant).unwrap_or(&Standard);
+    named.refined(state).unwrap_or(named)
 }
 
 /// Hook: `SET MASTERS` (and the Masters Rules chosen at `CREATE`).
-pub fn set_masters(state: &mut GameState, list: &str) -> Answer {
+pub(crate) fn set_masters(state: &mut GameState, list: &str) -> Answer {
     masters::set_options(state, list)
 }
 
-/// Hook: lines a variant adds to the report of the phase just played.
-pub fn report_sections(state: &GameState) -> Vec<String> {
-    if state.masters.is_some() {
-        return masters::report_lines(state);
-    }
-    if state.agora.is_some() {
-        return agora::public_lines(state);
-    }
-    Vec::new()
-}
-
-/// Hook: text only `reader` gets at the end of a phase report (Agora: eir own
-/// votes on open proposals).
-pub fn reader_lines(state: &GameState, reader: &str) -> String {
-    agora::reader_lines(state, reader)
+/// The Agora tournament's commands (`answer` for the reply line).
+pub(crate) fn agora_command(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    master: bool,
+    command: &agora::AgoraCommand,
+) -> Result<Reply, EngineError> {
+    agora::command(work, key, sender, master, command)
 }
 
 /// Hook: the map a mail is read with: that of the game its first `SIGNON`,
 /// `OBSERVE` or `JOIN` names, when the game's variant has its own (Masters
 /// minor powers); else the standard map.
-pub fn mail_map(
+pub(crate) fn mail_map(
     tx: &crate::store::Tx<'_>,
     body: &crate::grammar::Body,
 ) -> Result<&'static crate::map::Map, EngineError> {
@@ -369,281 +662,97 @@ pub fn mail_map(
     let settings: Result<super::model::Settings, _> = serde_json::from_str(&row.settings);
     Ok(settings
         .ok()
-        .and_then(|s| super::process::map_for(&s.variant).ok())
-        .unwrap_or(standard))
+        .and_then(|s| named(&s.variant))
+        .map_or(standard, |v| v.board()))
 }
 
-/// Hook: a variant's options on a `CREATE` line: the variant the game is
-/// created with, and a request applied right after (Masters: `SET MASTERS`).
-pub fn create_options(
+/// A variant's options on a `CREATE` line, as the first variant that reads
+/// them gives them: the variant the game is created with, and a request
+/// applied right after (Masters: `SET MASTERS`).
+pub(crate) fn create_options(
     command: &crate::grammar::Command,
-) -> Option<(Option<String>, super::request::Request)> {
-    masters::create_options(command)
-        .map(|(variant, list)| (variant, super::request::Request::SetMasters(list)))
+) -> Option<(Option<String>, Request)> {
+    ALL.iter().find_map(|v| v.create_options(command))
 }
 
-/// Hook: a one-letter seat several powers of the map share (Masters minors:
-/// `T` is Turkey and Tunis): the one power with that initial that players play.
-pub fn played_power_by_initial(
-    state: &GameState,
-    map: &crate::map::Map,
-    initial: &str,
-) -> Option<crate::map::Power> {
-    let mut chars = initial.trim().chars();
-    let (Some(c), None) = (chars.next(), chars.next()) else {
-        return None;
-    };
-    state.masters.as_ref()?;
-    let great = crate::map::Map::standard().powers().len();
-    let found: Vec<usize> = (0..great.min(map.powers().len()))
-        .filter(|&i| {
-            map.powers()[i]
-                .name
-                .chars()
-                .next()
-                .is_some_and(|f| f.eq_ignore_ascii_case(&c))
-        })
-        .collect();
-    match found.as_slice() {
-        [only] => Some(crate::map::Power(*only as u8)),
-        _ => None,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(variant: &str) -> GameState {
+        GameState::new(
+            "g",
+            Settings {
+                variant: variant.to_string(),
+                ..Settings::default()
+            },
+        )
     }
-}
 
-/// Hook: the powers players are given at the start (Masters: the great powers,
-/// not the minors of MR1).
-pub fn playable_powers(state: &GameState, map: &crate::map::Map) -> Vec<String> {
-    let all = map.powers().iter().map(|p| p.name.clone());
-    match &state.masters {
-        Some(m) => all.take(m.rules.great as usize).collect(),
-        None => all.collect(),
+    #[test]
+    fn a_standard_game_plays_the_standard_variant() {
+        assert_eq!(of(&game("standard")).name(), "standard");
+        assert_eq!(of(&game("")).name(), "standard");
     }
-}
 
-/// Hook: a game just created (`CREATE`), with its creator as master (Agora:
-/// the tournament, its creator the Gamemaster).
-pub fn created(state: &mut GameState, creator: &str, now: chrono::DateTime<chrono::Utc>) {
-    if state.settings.variant == "agora" {
-        agora::created(crate::map::Map::standard(), state, creator, now);
+    #[test]
+    fn masters_rules_in_a_standard_game_play_the_masters_variant() {
+        let mut state = game("standard");
+        set_masters(&mut state, "MR2").expect("rules chosen");
+        assert_eq!(state.settings.variant, "standard");
+        let variant = of(&state);
+        assert_eq!(variant.name(), "masters");
+        // Without MR1 the board stays the standard one.
+        assert_eq!(variant.map(&state).powers().len(), 7);
+        set_masters(&mut state, "").expect("rules dropped");
+        assert_eq!(of(&state).name(), "standard");
     }
-}
 
-/// Hook: a forming game has just started, powers given (Agora: the
-/// tournament learns who plays what).
-pub fn started(state: &mut GameState) {
-    if state.agora.is_some() {
-        agora::started(crate::map::Map::standard(), state);
+    #[test]
+    fn a_masters_game_plays_on_the_board_with_minors() {
+        let state = game("masters");
+        let variant = of(&state);
+        assert_eq!(variant.name(), "masters");
+        assert!(variant.map(&state).powers().len() > 7);
     }
-}
 
-/// Hook: why the master may not `FORCE BEGIN` now (`None`: may).
-pub fn may_begin(state: &GameState, now: chrono::DateTime<chrono::Utc>) -> Option<String> {
-    if state.settings.variant == "gtd" {
-        return gtd::may_begin(state);
+    #[test]
+    fn a_gtd_game_plays_gtd_before_its_state_exists() {
+        let state = game("GTD");
+        assert!(state.gtd.is_none());
+        let variant = of(&state);
+        assert_eq!(variant.name(), "gtd");
+        // Forming, it takes orders and sign-ons the generic way.
+        assert!(!variant.takes_own_orders(&state));
+        assert!(variant.may_begin(&state, chrono::Utc::now()).is_some());
     }
-    agora::may_begin(state, now)
-}
 
-/// Hook: why `sender` may not sign on as `power` though the password is right
-/// (Agora: only the contestant or an announced ordering assistant).
-pub fn sign_on_refusal(state: &GameState, power: &str, sender: &str) -> Option<String> {
-    agora::sign_on_refusal(state, power, sender)
-}
-
-/// Hook: orders a power's seat gave in one mail, (phase, canonical order), with
-/// the sender (Agora: logged with their submitter; the contestant is told of
-/// an assistant's).
-pub fn orders_given(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    power: &str,
-    sender: &str,
-    orders: &[(String, String)],
-) -> Result<(), EngineError> {
-    if work.game(key).state.agora.is_some() {
-        agora::orders_given(work, key, power, sender, orders)?;
+    #[test]
+    fn a_twilight_game_plays_twilight_on_its_own_board() {
+        let state = game("twilight");
+        let variant = of(&state);
+        assert_eq!(variant.name(), "twilight");
+        assert_eq!(
+            variant.map(&state).supply_centers().len(),
+            Map::standard().supply_centers().len() - 1
+        );
     }
-    Ok(())
-}
 
-/// Hook: whether the current phase is processed before its deadline
-/// (`None`: when every order is in, the generic way).
-pub fn ready(state: &GameState, kind: crate::phase::PhaseKind) -> Option<bool> {
-    if state.masters.is_some() {
-        return masters::ready(state, kind);
+    #[test]
+    fn an_agora_game_plays_agora() {
+        assert_eq!(of(&game("agora")).name(), "agora");
     }
-    state.agora.as_ref()?;
-    Some(agora::ready(state, kind))
-}
 
-/// Hook: has a power's player given this phase's orders in a way the generic
-/// count of own units does not see (Masters: variable-control orders, written
-/// in place of orders for some of the writer's own units, MR2 b)?
-pub fn orders_given_otherwise(state: &GameState, power: &str) -> bool {
-    masters::wrote_variable_control(state, power)
-}
-
-/// Hook: names shown for powers the map does not name (GTD: countries
-/// declared independent, stored as `power 7`...), stored name -> shown name.
-pub fn display_names(state: &GameState) -> std::collections::BTreeMap<String, String> {
-    if state.masters.is_some() {
-        return masters::display_names(state);
+    #[test]
+    fn a_name_the_judge_does_not_run_is_no_variant() {
+        assert!(named("chaos").is_none());
+        assert_eq!(of(&game("chaos")).name(), "standard");
     }
-    let Some(gtd) = state.gtd.as_ref() else {
-        return Default::default();
-    };
-    let map = crate::map::Map::standard();
-    gtd.state
-        .countries
-        .iter()
-        .map(|c| {
-            let stored = super::docs::power_name(map, crate::map::Power(c.power));
-            (stored, c.name.clone())
-        })
-        .filter(|(stored, shown)| stored != shown)
-        .collect()
-}
 
-/// Hook: does a power with a majority of centres end the game at once? (Agora:
-/// no; the judge announces winners with notice.)
-pub fn solo_ends_game(state: &GameState) -> bool {
-    state.agora.is_none()
-}
-
-/// Hook: after a phase is processed, before its report is made (the report
-/// shows what the hook changed).
-pub fn after_phase(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    after: &crate::judge::Position,
-) -> Result<(), EngineError> {
-    if work.game(key).state.agora.is_some() {
-        agora::after_phase(work, key, after)?;
-    }
-    Ok(())
-}
-
-/// Hook: the clock's call for a game whose deadline passed; `Some(n)`: the
-/// variant dealt with it (`n` phases processed).
-pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
-    if work.game(key).state.agora.is_some() {
-        return agora::due(work, key);
-    }
-    Ok(None)
-}
-
-/// Hook: the Agora tournament's commands (`answer` for the reply line).
-pub fn agora_command(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    sender: &str,
-    master: bool,
-    command: &agora::AgoraCommand,
-) -> Result<Answer, EngineError> {
-    agora::command(work, key, sender, master, command)
-}
-
-/// Hook: does this power have a seat a player can hold (and so a vote in a
-/// draw)? Masters: the great powers; minors and rebels have none.
-pub fn has_seat(state: &GameState, power: crate::map::Power) -> bool {
-    state
-        .masters
-        .as_ref()
-        .is_none_or(|m| (power.0 as usize) < m.rules.great as usize)
-}
-
-/// Hook: the game was rolled back to the start of `phase` (its board is in
-/// place): a variant's own state goes back too.
-pub fn rolled_back(state: &mut GameState, phase: &str) {
-    masters::rolled_back(state, phase);
-    twilight::rolled_back(state, phase);
-}
-
-/// Hook: why a player's `SET DRAW` or `SET CONCEDE` (`what`) is refused in this
-/// variant (Agora: the Gamemaster declares draws, the judge names winners).
-pub fn vote_refusal(state: &GameState, what: &str) -> Option<String> {
-    state.agora.as_ref()?;
-    Some(agora::vote_refusal(what))
-}
-
-/// Hook: orders given ahead for a phase, added to those already stored for it
-/// (Agora: retreats are kept as alternatives, in the order given; everywhere
-/// else a later order for a unit replaces the earlier one).
-pub fn merge_later(
-    state: &GameState,
-    kind: crate::phase::PhaseKind,
-    existing: &[Order],
-    new: &[Order],
-) -> Vec<Order> {
-    if state.agora.is_some() && kind == crate::phase::PhaseKind::Retreat {
-        return agora::alternatives(existing, new);
-    }
-    super::orders_check::merge(kind, existing, new)
-}
-
-/// Hook: a phase has just been put on the board with the orders given ahead
-/// for it (Agora: of each unit's alternative retreats, the first possible).
-pub fn entered_phase(
-    map: &crate::map::Map,
-    state: &mut GameState,
-    position: &crate::judge::Position,
-) {
-    if state.agora.is_some() {
-        agora::entered_phase(map, state, position);
-    }
-}
-
-/// Hook: the lines a variant added to the report of a stored phase (`HISTORY`).
-pub fn history_sections(state: &GameState, phase: &str) -> Vec<String> {
-    masters::history_lines(state, phase)
-}
-
-/// Hook: the text `HISTORY` shows for each phase record (by record id), for a
-/// variant that keeps its own reports (GTD). `None`: the generic replay.
-pub fn history_texts(
-    tx: &crate::store::Tx<'_>,
-    game: crate::store::GameId,
-    state: &GameState,
-) -> Result<Option<std::collections::BTreeMap<i64, String>>, EngineError> {
-    if state.gtd.is_some() {
-        return gtd::journal::history_texts(tx, game, state).map(Some);
-    }
-    Ok(None)
-}
-
-/// Hook: `ROLLBACK` to the start of `record`'s phase, for a variant whose own
-/// state goes back with the board (GTD): the board to restore, or why the
-/// rollback cannot be made. `None`: the generic way (`rolled_back` after).
-pub fn restore(
-    work: &mut Work<'_, '_>,
-    key: &str,
-    record: &crate::store::PhaseRecord,
-) -> Result<Option<Result<super::docs::PositionDoc, String>>, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::journal::restore(work, key, record).map(Some);
-    }
-    Ok(None)
-}
-
-/// Hook: the master's `PREDICT` for a variant that plays its phases itself
-/// (GTD). `None`: the generic prediction.
-pub fn predict(
-    work: &Work<'_, '_>,
-    key: &str,
-    sender: &str,
-) -> Result<Option<String>, EngineError> {
-    if work.game(key).state.gtd.is_some() {
-        return gtd::predict(work, key, sender).map(Some);
-    }
-    Ok(None)
-}
-
-/// Hook: the master's `BECOME <who>` in a game that `takes_own_orders` (GTD:
-/// a player, or a country's head of government): the address the master then
-/// speaks for and the name shown, or why not.
-pub fn become_player(state: &GameState, who: &str) -> Result<(String, String), String> {
-    match &state.gtd {
-        Some(game) => gtd::become_player(game, who),
-        None => Err(format!("there is no player {who:?} in {}", state.name)),
+    #[test]
+    fn every_variant_is_found_by_its_own_name() {
+        for v in ALL {
+            assert_eq!(named(v.name()).map(|f| f.name()), Some(v.name()));
+        }
     }
 }

@@ -12,15 +12,13 @@
 //! - No reply, report or error ever tells anything about a map's borders
 //!   (rule 4.3): an order illegal on its map is "not possible on the French map".
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::Answer;
+use super::{Answer, Audience, Next, Reply, Started, Tell, Variant};
+use crate::docs::{order_text, power_name};
 use crate::game::EngineError;
-use crate::game::advance;
-use crate::game::assign::{Applicant, assign_powers};
-use crate::game::docs::{order_text, power_name};
-use crate::game::model::{GameState, Role, Status};
+use crate::game::model::{GameState, Status};
+use crate::game::notice::subject;
 use crate::game::orders_check::{OrderProblem, fits_phase, is_illegal, merge};
 use crate::game::process::{self, orders_of, position_of, rules_for};
 use crate::game::work::Work;
@@ -33,6 +31,7 @@ use crate::phase::{Era, Phase, PhaseKind, Season};
 use crate::report::{PhaseReport, names::power_adjective};
 use crate::store::{NewOrder, OutboxAttachment};
 use crate::variant::twilight as rules;
+pub use crate::variant::twilight::game::{Choice, Submitted, TwilightGame};
 
 /// The variant's name in `CREATE` and the game's settings.
 pub const NAME: &str = "twilight";
@@ -43,45 +42,6 @@ pub const VICTORY: u32 = 17;
 
 /// The placement of rule 3: an adjustment phase before Spring 1901 BC.
 pub const PLACEMENT: Phase = Phase::new(Season::Winter, 1900, PhaseKind::Adjustment);
-
-/// What the engine keeps of a Twilight Zone game.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TwilightGame {
-    /// Each player's accepted map, as mailed.
-    #[serde(default)]
-    pub designs: Vec<Submitted>,
-    /// From the start: each power's map, by power name (`None`: the standard
-    /// borders, for a player the Gamemaster started without a map).
-    #[serde(default)]
-    pub maps: Vec<(String, Option<String>)>,
-    /// The Gamemaster asked to start without waiting for every map.
-    #[serde(default)]
-    pub forced: bool,
-    /// The map each order of the current (or just played) phase names.
-    #[serde(default)]
-    pub choices: Vec<Choice>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submitted {
-    pub address: String,
-    pub text: String,
-}
-
-/// An order's map: the order of `power`'s unit in `unit` (province code) in
-/// `phase` uses the map of the power `map`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Choice {
-    pub phase: String,
-    pub power: String,
-    pub unit: String,
-    pub map: String,
-}
-
-/// Is this game played under Twilight Zone rules?
-pub fn plays(state: &GameState) -> bool {
-    state.settings.variant == NAME
-}
 
 fn map() -> &'static Map {
     rules::base()
@@ -94,30 +54,30 @@ fn game_of(state: &GameState) -> TwilightGame {
 // ----- map submission -----
 
 /// `MAP ... ENDMAP` from a player of a forming game.
-pub fn submit(
+pub(crate) fn submit(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
     text: &str,
-) -> Result<Answer, EngineError> {
+) -> Result<Reply, EngineError> {
     let state = &work.game(key).state;
     let name = state.name.clone();
     if state.status != Status::Forming {
-        return Ok(Err(format!(
+        return Ok(Reply::only(Err(format!(
             "maps are submitted before powers are assigned; {name} has started"
-        )));
+        ))));
     }
     if !state
         .players()
         .any(|m| m.address.eq_ignore_ascii_case(sender))
     {
-        return Ok(Err(format!(
+        return Ok(Reply::only(Err(format!(
             "only a player who has joined {name} may submit a map (SIGNON ?{name} <password> first)"
-        )));
+        ))));
     }
     let accepted = match rules::check(text, "Your Twilight Zone map") {
         Ok(a) => a,
-        Err(errors) => return Ok(Err(refusal(&errors))),
+        Err(errors) => return Ok(Reply::only(Err(refusal(&errors)))),
     };
     let tz = game_of(state);
     let others: Vec<Map> = tz
@@ -128,7 +88,7 @@ pub fn submit(
         .collect();
     let refs: Vec<&Map> = others.iter().collect();
     if let Err(e) = rules::distinct(&accepted.map, &refs) {
-        return Ok(Err(refusal(&[e])));
+        return Ok(Reply::only(Err(refusal(&[e]))));
     }
     let g = work.game_mut(key);
     let (id, players) = (g.row.id, g.state.players().count());
@@ -150,11 +110,15 @@ pub fn submit(
     let mut msg = format!(
         "Map accepted ({maps_in} of {players} players' maps in). Its picture is mailed to you alone."
     );
+    let mut next = Next::Nothing;
     if players >= needed && all_maps_in(&work.game(key).state) {
         msg.push_str(" Every player's map is in: the game starts.");
-        advance::start(work, key)?;
+        next = Next::Start;
     }
-    Ok(Ok(msg))
+    Ok(Reply {
+        answer: Ok(msg),
+        next,
+    })
 }
 
 /// Every failing rule, one a line, with where.
@@ -214,7 +178,7 @@ fn all_maps_in(state: &GameState) -> bool {
 }
 
 /// `FORCE BEGIN`: start without waiting for the missing maps.
-pub fn force(state: &mut GameState) {
+pub(crate) fn force(state: &mut GameState) {
     state
         .twilight
         .get_or_insert_with(TwilightGame::default)
@@ -224,103 +188,42 @@ pub fn force(state: &mut GameState) {
 // ----- the start -----
 
 /// Starting a full game: held until every map is in (unless forced); then
-/// powers, each power's map, and the placement phase.
-pub fn start(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    let judge = work.judge.clone();
-    let now = work.now;
+/// the engine's start: powers by lot, each power's map (`started`), and the
+/// placement phase (`opening`).
+fn start(work: &mut Work<'_, '_>, key: &str) -> Started {
     let state = &work.game(key).state;
     if state.status != Status::Forming {
-        return Ok(());
+        return Started::Held(None);
     }
-    if !game_of(state).forced && !all_maps_in(state) {
-        let tz = game_of(state);
-        let missing = state.players().count() - tz.designs.len().min(state.players().count());
-        let body = format!(
+    if game_of(state).forced || all_maps_in(state) {
+        return Started::Generic;
+    }
+    let tz = game_of(state);
+    let missing = state.players().count() - tz.designs.len().min(state.players().count());
+    Started::Held(Some(Tell {
+        to: Audience::Everyone,
+        subject: subject(&work.judge, state, "Waiting for maps"),
+        body: format!(
             "Game {} has its players. It starts when every player's map is accepted \
              ({missing} still to come); send yours with MAP ... ENDMAP.\n",
             state.name
-        );
-        let state = state.clone();
-        let id = work.game(key).row.id;
-        return advance::broadcast(
-            work,
-            &state,
-            &advance::subject(&judge, &state, "Waiting for maps"),
-            &body,
-            Some(id),
-        );
-    }
-    let g = work.game_mut(key);
-    let secret = g.lot_secret()?;
-    let applicants: Vec<Applicant> = g
-        .state
-        .players()
-        .map(|m| Applicant {
-            address: m.address.clone(),
-            preferences: m.preferences.clone(),
-        })
-        .collect();
-    let powers: Vec<String> = map().powers().iter().map(|p| p.name.clone()).collect();
-    let (assigned, draws) = assign_powers(&secret, &applicants, &powers)?;
-    let mut tz = game_of(&g.state);
-    for (address, power) in &assigned {
-        if let Some(m) = g
-            .state
-            .members
-            .iter_mut()
-            .find(|m| m.role == Role::Player && m.address == *address)
-        {
-            m.power = Some(power.clone());
-        }
+        ),
+    }))
+}
+
+/// Powers given: each power plays on its player's map.
+fn started(state: &mut GameState) {
+    let mut tz = game_of(state);
+    for m in state.players() {
+        let Some(power) = &m.power else { continue };
         let design = tz
             .designs
             .iter()
-            .find(|d| d.address.eq_ignore_ascii_case(address))
+            .find(|d| d.address.eq_ignore_ascii_case(&m.address))
             .map(|d| d.text.clone());
         tz.maps.push((power.clone(), design));
     }
-    for m in g
-        .state
-        .members
-        .iter_mut()
-        .filter(|m| m.role == Role::Player && m.power.is_none())
-    {
-        m.role = Role::Standby;
-    }
-    g.state.twilight = Some(tz);
-    g.state.draws.extend(draws);
-    g.state.status = Status::Active;
-    let mut opening = Position::initial(map());
-    opening.phase = PLACEMENT;
-    process::enter_phase(map(), &mut g.state, &opening);
-    advance::schedule(map(), &mut g.state, now)?;
-    let mut body = format!("Game {} has started.\n\nPowers:\n", g.state.name);
-    for (address, power) in &assigned {
-        body.push_str(&format!("  {power:<10} {address}\n"));
-    }
-    body.push_str(
-        "\nRule 3: each power first places its three units in its three home centres, \
-         armies or fleets as it likes (BUILD A Par, BUILD F Bre; fleets on coasts only). \
-         A unit not placed by the deadline is placed as an army. Spring 1901 BC follows.\n\
-         Orders may name the map they use: A Par - Tri (German Map); without one, your own.\n",
-    );
-    body.push_str(&format!(
-        "\nLot commitment (SHA-256 of the game's secret): {}\n",
-        g.state.lot_commitment.clone().unwrap_or_default()
-    ));
-    for d in &g.state.draws {
-        body.push_str(&format!("Drawn by lot: {}: {}\n", d.purpose, d.winner()));
-    }
-    let (id, state) = (g.row.id, g.state.clone());
-    advance::broadcast(
-        work,
-        &state,
-        &advance::subject(&judge, &state, "Game starting"),
-        &body,
-        Some(id),
-    )?;
-    work.event(Some(id), "game.started", json!({ "powers": assigned }))?;
-    Ok(())
+    state.twilight = Some(tz);
 }
 
 // ----- the maps of a game -----
@@ -378,7 +281,7 @@ fn uses_map(order: &Order) -> bool {
 
 /// Every order of a power's player for the current phase: read with the map
 /// its line names, checked on that map, stored with it.
-pub fn take_power_orders(
+pub(crate) fn take_power_orders(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -495,7 +398,7 @@ fn named_map(text: &str, kind: PhaseKind) -> Option<Power> {
 }
 
 /// A current order with the map it uses, for the reply's summary.
-pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
+pub(crate) fn order_line(state: &GameState, power: &str, order: &Order) -> Option<String> {
     let p = map().power(power)?;
     let phase = state.phase_name()?;
     let on = choice_of(state, phase, p, order.unit());
@@ -504,7 +407,7 @@ pub fn order_line(state: &GameState, power: &str, order: &Order) -> Option<Strin
 
 /// An order kept for a later phase or an `IF` block may not name a map: the
 /// map is read and checked with the order, in the phase it is for.
-pub fn kept_order_refusal(line: &str) -> Option<String> {
+pub(crate) fn kept_order_refusal(line: &str) -> Option<String> {
     let named = crate::grammar::parse_order(map(), line).ok()?.map?;
     Some(format!(
         "orders for a later phase or in an IF block cannot name a map (here the {} map); \
@@ -622,7 +525,7 @@ fn problem_text(problem: &OrderProblem, order: &Order, on: Power) -> String {
 /// The phase adjudicated with each order on the map it names, everything
 /// else on the union of the players' maps. Units not placed in the placement
 /// phase are placed as armies.
-pub fn adjudicate(
+pub(crate) fn adjudicate(
     rules: &Rules,
     state: &mut GameState,
     position: &Position,
@@ -635,7 +538,7 @@ pub fn adjudicate(
 }
 
 /// A stored phase adjudicated again (for `HISTORY`), each order on the map it named.
-pub fn replay_adjudication(
+pub(crate) fn replay_adjudication(
     state: &GameState,
     position: &Position,
     given: &[PowerOrder],
@@ -674,7 +577,7 @@ fn adjudicate_given(
 }
 
 /// The game went back to the start of `phase`: the maps named from then on go.
-pub fn rolled_back(state: &mut GameState, phase: &str) {
+pub(crate) fn rolled_back(state: &mut GameState, phase: &str) {
     let Ok(from) = phase.parse::<Phase>() else {
         return;
     };
@@ -710,7 +613,7 @@ fn place_missing(position: &Position, given: &mut Vec<PowerOrder>) {
 /// The season report as Twilight Zone prints it: years BC, every order with
 /// the map it used, failures on a map told without its borders, and no list
 /// of where a dislodged unit may retreat (that would show a map).
-pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
+pub(crate) fn edit_report(state: &GameState, report: &mut PhaseReport) {
     report.era = Era::BeforeChrist;
     let phase = report.phase.to_string();
     for o in &mut report.orders {
@@ -738,5 +641,117 @@ pub fn edit_report(state: &GameState, report: &mut PhaseReport) {
             d.unit.kind.name(),
             map().name(d.unit.location.province),
         ));
+    }
+}
+
+/// The Twilight Zone variant.
+pub struct Twilight;
+
+impl Variant for Twilight {
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        state.twilight.is_some()
+    }
+
+    fn may_unstart(&self, state: &GameState) -> bool {
+        state.twilight.is_none()
+    }
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    /// The standard board less Sevastopol's centre; each player's own borders
+    /// come with the game.
+    fn board(&self) -> &'static Map {
+        map()
+    }
+
+    fn start(&self, work: &mut Work<'_, '_>, key: &str) -> Result<Started, EngineError> {
+        Ok(start(work, key))
+    }
+
+    /// Rule 3: the placement before Spring 1901 BC.
+    fn opening(&self, map: &Map) -> Position {
+        let mut opening = Position::initial(map);
+        opening.phase = PLACEMENT;
+        opening
+    }
+
+    fn start_notes(&self) -> Option<&'static str> {
+        Some(
+            "Rule 3: each power first places its three units in its three home centres, \
+             armies or fleets as it likes (BUILD A Par, BUILD F Bre; fleets on coasts only). \
+             A unit not placed by the deadline is placed as an army. Spring 1901 BC follows.\n\
+             Orders may name the map they use: A Par - Tri (German Map); without one, your own.\n",
+        )
+    }
+
+    fn started(&self, state: &mut GameState) {
+        started(state);
+    }
+
+    fn take_power_orders(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        power: &str,
+        orders: &[(String, Order)],
+    ) -> Result<Vec<Option<Answer>>, EngineError> {
+        take_power_orders(work, key, sender, power, orders)
+    }
+
+    fn adjudicate(
+        &self,
+        _map: &Map,
+        rules: &Rules,
+        state: &mut GameState,
+        position: &Position,
+        given: &mut Vec<PowerOrder>,
+    ) -> Option<Adjudication> {
+        Some(adjudicate(rules, state, position, given))
+    }
+
+    fn submit_map(
+        &self,
+        work: &mut Work<'_, '_>,
+        key: &str,
+        sender: &str,
+        text: &str,
+    ) -> Result<Reply, EngineError> {
+        submit(work, key, sender, text)
+    }
+
+    /// Each order with the map it uses (rule 4.2).
+    fn order_line(&self, state: &GameState, power: &str, order: &Order) -> Option<String> {
+        order_line(state, power, order)
+    }
+
+    fn kept_order_refusal(&self, _state: &GameState, _power: &str, line: &str) -> Option<String> {
+        kept_order_refusal(line)
+    }
+
+    /// Start without waiting for the players' maps.
+    fn force_begin(&self, state: &mut GameState) {
+        force(state);
+    }
+
+    /// The map each order used, years BC, no borders disclosed.
+    fn edit_report(&self, state: &GameState, report: &mut PhaseReport) {
+        edit_report(state, report);
+    }
+
+    fn replay_adjudication(
+        &self,
+        state: &GameState,
+        before: &Position,
+        orders: &[PowerOrder],
+        _after: &Position,
+    ) -> Option<Adjudication> {
+        Some(replay_adjudication(state, before, orders))
+    }
+
+    fn rolled_back(&self, state: &mut GameState, phase: &str) {
+        rolled_back(state, phase);
     }
 }

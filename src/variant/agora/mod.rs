@@ -20,6 +20,7 @@
 
 pub mod assistants;
 pub mod civil_disorder;
+pub mod command;
 pub mod convoy_paths;
 pub mod draw_clock;
 pub mod proposals;

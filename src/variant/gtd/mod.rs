@@ -18,6 +18,7 @@
 
 pub mod allegiance;
 pub mod final_place;
+pub mod game;
 pub mod limits;
 pub mod model;
 pub mod politics;

@@ -23,6 +23,7 @@ pub mod annexation;
 pub mod build;
 pub mod control;
 pub mod disarmament;
+pub mod game;
 pub mod minors;
 pub mod options;
 pub mod outcome;

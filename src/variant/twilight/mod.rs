@@ -14,6 +14,7 @@ mod draw;
 mod error;
 mod facts;
 mod format;
+pub mod game;
 mod grid;
 mod validate;
 

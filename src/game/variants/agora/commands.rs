@@ -4,76 +4,40 @@
 use serde_json::json;
 
 use super::super::super::EngineError;
-use super::super::super::advance;
 use super::super::super::model::{Outcome, Role, Status};
-use super::super::super::process::{map_for, position_of, survivors};
+use super::super::super::process::{position_of, survivors};
 use super::super::super::work::Work;
+use super::super::{Next, Reply};
 use super::{UNPUBLISHED, deliver, player, suspend};
-use crate::game::docs::power_name;
+use crate::docs::power_name;
 use crate::lots::draw;
 use crate::variant::agora::assistants::Assistant;
+pub(crate) use crate::variant::agora::command::AgoraCommand;
 use crate::variant::agora::person;
 use crate::variant::agora::regulations::Cause;
 use crate::variant::agora::tournament::{GmAct, Stage};
 use crate::variant::agora::{Audience, Notice};
 
-/// One tournament command, as the grammar read it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AgoraCommand {
-    GetRegulations(Option<u32>),
-    Propose(String),
-    Withdraw(u32),
-    Vote {
-        proposal: u32,
-        in_favour: bool,
-    },
-    Assistant {
-        address: String,
-        orders: bool,
-        role: String,
-    },
-    Remove(String),
-    Add {
-        address: String,
-        password: String,
-        consented: bool,
-    },
-    Substitute {
-        from: String,
-        to: String,
-        password: String,
-    },
-    Amend(String),
-    End(String),
-    Effect {
-        proposal: u32,
-        text: String,
-    },
-    DeclareDraw,
-    SetWinners(Vec<String>),
-}
-
-impl AgoraCommand {
-    /// The Gamemaster's commands (section 2 and the judge's duties).
-    pub fn for_gamemaster(&self) -> bool {
-        use AgoraCommand::*;
-        matches!(
-            self,
-            Remove(_)
-                | Add { .. }
-                | Substitute { .. }
-                | Amend(_)
-                | End(_)
-                | Effect { .. }
-                | DeclareDraw
-                | SetWinners(_)
-        )
-    }
-}
-
 /// Carries out one command for `sender` in the game `key`; `master`: the sender
 /// signed on as its master. The answer for the reply, or why it was refused.
-pub fn run(
+pub(crate) fn run(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+    master: bool,
+    cmd: &AgoraCommand,
+) -> Result<Reply, EngineError> {
+    let answer = answer(work, key, sender, master, cmd)?;
+    // `END TOURNAMENT` done: the engine ends the game.
+    let next = if matches!(cmd, AgoraCommand::End(_)) && answer.is_ok() {
+        Next::End(Outcome::Terminated)
+    } else {
+        Next::Nothing
+    };
+    Ok(Reply { answer, next })
+}
+
+fn answer(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -415,7 +379,7 @@ fn gm_act(
                 m.power = free_power(work, key, address)?;
                 let g = work.game_mut(key);
                 if let (Some(agora), Some(pname)) = (g.state.agora.as_mut(), m.power.as_ref()) {
-                    let map = map_for(&g.state.settings.variant)?;
+                    let map = crate::map::Map::standard();
                     let who = person(address);
                     if let Some(c) = agora
                         .tournament
@@ -471,7 +435,6 @@ fn gm_act(
         }
         _ => {}
     }
-    let ended = matches!(cmd, C::End(_));
     log(
         work,
         key,
@@ -481,9 +444,6 @@ fn gm_act(
     let text = notice.text.clone();
     deliver(work, key, vec![notice])?;
     deliver(work, key, private)?;
-    if ended {
-        advance::finish(work, key, Outcome::Terminated)?;
-    }
     Ok(Ok(format!("Done and announced: {text}")))
 }
 
@@ -494,7 +454,7 @@ fn free_power(
     address: &str,
 ) -> Result<Option<String>, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let free: Vec<String> = survivors(map, &position)
         .into_iter()

@@ -5,16 +5,16 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::super::super::EngineError;
-use super::super::super::advance;
 use super::super::super::model::{GameState, Status};
 use super::super::super::work::Work;
+use super::super::Next;
 use super::{UNPUBLISHED, deliver};
 use crate::variant::agora::Notice;
 use crate::variant::agora::tournament::{CAP, MIN_TO_PLAY, Stage};
 
 /// When the clock must call for a forming tournament: when entry closes, once
 /// the regulations are published (the window counts from publication).
-pub fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
+pub(crate) fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
     let agora = state.agora.as_ref()?;
     let unpublished = agora.regulations.current().text == UNPUBLISHED;
     if state.status != Status::Forming
@@ -31,14 +31,14 @@ pub fn wakeup(state: &GameState) -> Option<DateTime<Utc>> {
 /// section 6) and, fewer than seven having entered, the Gamemaster is
 /// reminded e may end the tournament (section 2); with too few, the game
 /// waits for the Gamemaster.
-pub fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> {
+pub(crate) fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<Next, EngineError> {
     let now = work.now;
     let state = &work.game(key).state;
     let Some(at) = wakeup(state).filter(|at| *at <= now) else {
-        return Ok(0);
+        return Ok(Next::Nothing);
     };
     let Some(agora) = state.agora.as_ref() else {
-        return Ok(0);
+        return Ok(Next::Nothing);
     };
     let n = agora.tournament.contestants.len();
     let gm = agora.tournament.gamemaster.clone();
@@ -70,7 +70,7 @@ pub fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> 
             ),
         ];
         deliver(work, key, notices)?;
-        return Ok(0);
+        return Ok(Next::Nothing);
     }
     let mut notices = vec![Notice::public(format!(
         "Entry closed at {when} with {n} contestants: play begins, Great Powers drawn by \
@@ -87,6 +87,5 @@ pub fn closed(work: &mut Work<'_, '_>, key: &str) -> Result<usize, EngineError> 
         ));
     }
     deliver(work, key, notices)?;
-    advance::start(work, key)?;
-    Ok(0)
+    Ok(Next::Start)
 }

@@ -4,7 +4,6 @@
 
 use super::super::super::EngineError;
 use super::super::super::model::GameState;
-use super::super::super::process::map_for;
 use super::super::super::work::Work;
 use crate::grammar::{ConvoyRoute, parse_order};
 use crate::judge::{
@@ -18,7 +17,7 @@ use crate::variant::agora::convoy_paths::{Given, Named, Paths, check};
 const CONDITIONAL: &str = " (conditional)";
 
 /// Why a movement order is refused for its convoy path (or lack of one).
-pub fn route_refusal(
+pub(crate) fn route_refusal(
     position: &Position,
     kind: PhaseKind,
     order: &Order,
@@ -35,14 +34,14 @@ pub fn route_refusal(
 
 /// Keeps the paths written with the orders one mail stored for `power`:
 /// (phase, canonical order as stored, the route printed in it).
-pub fn record(
+pub(crate) fn record(
     work: &mut Work<'_, '_>,
     key: &str,
     power: &str,
     orders: &[(String, String)],
 ) -> Result<(), EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(p) = map.power(power) else {
         return Ok(());
     };
@@ -123,11 +122,11 @@ fn applies(map: &crate::map::Map, position: &Position, n: &Named) -> bool {
 
 /// A convoyed move of the current phase as the reply's summary lists it: with
 /// the path (or paths, from `IF` blocks) named for it. `None`: as any order.
-pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
+pub(crate) fn order_line(state: &GameState, order: &Order) -> Option<String> {
     let Order::Move { unit, to, .. } = order else {
         return None;
     };
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = crate::map::Map::standard();
     let phase = state.phase_name()?;
     let position = super::super::super::process::position_of(map, state).ok()?;
     let applies = |n: &Named| applies(map, &position, n);
@@ -149,7 +148,7 @@ pub fn order_line(state: &GameState, order: &Order) -> Option<String> {
 /// A movement phase adjudicated with only the named fleets carrying each
 /// army that named its paths: the other fleets' convoys of it count as holds,
 /// and are reported as written, void, off the army's named path.
-pub fn adjudicate(
+pub(crate) fn adjudicate(
     map: &crate::map::Map,
     rules: &Rules,
     state: &GameState,
@@ -161,12 +160,12 @@ pub fn adjudicate(
 }
 
 /// The same for a stored phase read again (`HISTORY`).
-pub fn replay_adjudication(
+pub(crate) fn replay_adjudication(
     state: &GameState,
     before: &Position,
     orders: &[PowerOrder],
 ) -> Option<Adjudication> {
-    let map = map_for(&state.settings.variant).ok()?;
+    let map = crate::map::Map::standard();
     let rules = super::super::super::process::rules_for(state);
     adjudicate(map, &rules, state, before, orders)
 }

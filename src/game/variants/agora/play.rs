@@ -4,12 +4,12 @@
 use serde_json::json;
 
 use super::super::super::EngineError;
-use super::super::super::advance;
-use super::super::super::docs::power_name;
 use super::super::super::model::{Outcome, Role};
-use super::super::super::process::map_for;
 use super::super::super::work::Work;
+use super::super::Next;
 use super::{deliver, suspend, suspended};
+use crate::docs::power_name;
+use crate::game::clock::schedule;
 use crate::judge::Position;
 use crate::phase::{PhaseKind, Season};
 use crate::variant::agora::person;
@@ -17,14 +17,14 @@ use crate::variant::agora::person;
 /// After a phase is processed: when a turn is complete (the board is at a
 /// movement phase again), contestants who cease stop playing their powers,
 /// the draw clock counts a Fall, and a sole survivor is given notice of victory.
-pub fn after_phase(
+pub(crate) fn after_phase(
     work: &mut Work<'_, '_>,
     key: &str,
     after: &Position,
 ) -> Result<(), EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(agora) = g.state.agora.as_mut() else {
         return Ok(());
     };
@@ -60,10 +60,10 @@ pub fn after_phase(
 /// The clock's call for an Agora game: a declared draw or announced winners
 /// whose notice has run are carried out and end the game. `None`: the clock
 /// goes on as for any game; `Some(n)`: handled, `n` phases processed.
-pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineError> {
+pub(crate) fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<Next>, EngineError> {
     let now = work.now;
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(agora) = g.state.agora.as_mut() else {
         return Ok(None);
     };
@@ -88,10 +88,10 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineEr
     // A lapsed draw lets play go on.
     if !suspended(agora) {
         let id = g.row.id;
-        advance::schedule(map, &mut g.state, now)?;
+        schedule(map, &mut g.state, now)?;
         deliver(work, key, notices)?;
         work.event(Some(id), "agora.resumed", json!({}))?;
-        return Ok(Some(0));
+        return Ok(Some(Next::Nothing));
     }
     deliver(work, key, notices)?;
     if let Some(winners) = winners {
@@ -105,7 +105,7 @@ pub fn due(work: &mut Work<'_, '_>, key: &str) -> Result<Option<usize>, EngineEr
             [one] => Outcome::Solo { power: one.clone() },
             _ => Outcome::Draw { powers },
         };
-        advance::finish(work, key, outcome)?;
+        return Ok(Some(Next::End(outcome)));
     }
-    Ok(Some(0))
+    Ok(Some(Next::Nothing))
 }

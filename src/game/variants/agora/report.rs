@@ -2,9 +2,8 @@
 //! and for each contestant eir own votes on open proposals (section 8: the
 //! judge reveals no one's vote to anyone else).
 
-use crate::game::docs::power_name;
+use crate::docs::power_name;
 use crate::game::model::GameState;
-use crate::game::process::map_for;
 use crate::variant::agora::person;
 use crate::variant::agora::proposals::Status;
 use crate::variant::agora::state::Agora;
@@ -12,7 +11,7 @@ use crate::variant::agora::state::Agora;
 /// The tournament's public state: the regulations' version, who plays what,
 /// the open proposals (never a count before enactment), the draw clock and
 /// any pending announcement.
-pub fn public_lines(state: &GameState) -> Vec<String> {
+pub(crate) fn public_lines(state: &GameState) -> Vec<String> {
     let Some(agora) = &state.agora else {
         return Vec::new();
     };
@@ -20,7 +19,8 @@ pub fn public_lines(state: &GameState) -> Vec<String> {
         "Tournament: the regulations are at version {} (GET REGULATIONS).",
         agora.regulations.current().number
     )];
-    if let Ok(map) = map_for(&state.settings.variant) {
+    {
+        let map = crate::map::Map::standard();
         let who: Vec<String> = agora
             .tournament
             .contestants
@@ -64,7 +64,7 @@ fn open_proposals(agora: &Agora) -> Vec<String> {
 }
 
 /// The reader's own votes on open proposals; empty for anyone else.
-pub fn reader_lines(state: &GameState, reader: &str) -> String {
+pub(crate) fn reader_lines(state: &GameState, reader: &str) -> String {
     let Some(agora) = &state.agora else {
         return String::new();
     };

@@ -7,14 +7,14 @@
 use super::super::Answer;
 use super::GtdGame;
 use crate::game::EngineError;
-use crate::game::advance::subject;
 use crate::game::model::{Member, Role};
+use crate::game::notice::subject;
 use crate::game::work::Work;
 use crate::store::{hash_password, verify_password};
 
 /// `SIGNON ?game password` once the game runs: a player (or one waiting for
 /// approval) signs on as themselves; anyone else asks to enter.
-pub fn join(
+pub(crate) fn join(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -79,7 +79,7 @@ pub fn join(
 
 /// The Gamemaster's answer to a request to enter: `APPROVE` puts the player on
 /// the stand-by list, `REFUSE` ends the request (the address may ask again).
-pub fn answer(
+pub(crate) fn answer(
     work: &mut Work<'_, '_>,
     key: &str,
     player: &str,
@@ -167,7 +167,7 @@ fn not_pending(game: &GtdGame, written: &str) -> String {
 
 /// Why `player` cannot be given a unit or a country yet, if they are waiting
 /// for approval.
-pub fn waiting(game: &GtdGame, player: &str) -> Option<String> {
+pub(crate) fn waiting(game: &GtdGame, player: &str) -> Option<String> {
     game.pending.iter().any(|p| p == player).then(|| {
         format!(
             "{player} has asked to enter but is not yet approved by the Gamemaster \

@@ -5,12 +5,12 @@
 
 use super::super::Answer;
 use super::{GtdGame, Item, WrittenDoc};
+use crate::docs::{OrderDoc, order_text};
 use crate::game::EngineError;
 use crate::game::describe;
-use crate::game::docs::{OrderDoc, order_text};
 use crate::game::model::{GameState, Status};
 use crate::game::orders_check::check_orders;
-use crate::game::process::{map_for, position_of, rules_for};
+use crate::game::process::{position_of, rules_for};
 use crate::game::work::Work;
 use crate::grammar::{VariantOrder, variant_canonical};
 use crate::judge::Position;
@@ -22,9 +22,13 @@ use crate::variant::gtd::politics::remove_player;
 
 /// `RESIGN` (rule 22): out of the game at once; the units hold until their
 /// head of government appoints new commanders (rule 23).
-pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer, EngineError> {
+pub(crate) fn resign(
+    work: &mut Work<'_, '_>,
+    key: &str,
+    sender: &str,
+) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let name = g.state.name.clone();
     let Some(game) = g.state.gtd.as_mut() else {
@@ -46,7 +50,7 @@ pub fn resign(work: &mut Work<'_, '_>, key: &str, sender: &str) -> Result<Answer
 }
 
 /// One order line of `sender`.
-pub fn take(
+pub(crate) fn take(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -54,7 +58,7 @@ pub fn take(
 ) -> Result<Answer, EngineError> {
     let g = work.game(key);
     let id = g.row.id;
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(game) = g.state.gtd.as_ref() else {
         return Ok(Err("this game takes no GTD orders".into()));
     };
@@ -311,7 +315,7 @@ fn political(
 }
 
 /// The writer's orders kept for this phase, for the end of each reply.
-pub fn order_summary(game: &GtdGame, sender: &str) -> String {
+pub(crate) fn order_summary(game: &GtdGame, sender: &str) -> String {
     let Some(me) = game.player_of(sender) else {
         return String::new();
     };
@@ -334,9 +338,9 @@ pub fn order_summary(game: &GtdGame, sender: &str) -> String {
 
 /// The Gamemaster's removal of a player (rule 22, play death): out of the
 /// game; the units hold until the head appoints new commanders (23).
-pub fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
+pub(crate) fn eject(work: &mut Work<'_, '_>, key: &str, who: &str) -> Result<Answer, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let name = g.state.name.clone();
     let Some(game) = g.state.gtd.as_mut() else {
@@ -379,7 +383,7 @@ fn gamemaster(work: &mut Work<'_, '_>, key: &str, v: &VariantOrder) -> Result<An
         _ => {}
     }
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let Some(game) = g.state.gtd.as_mut() else {
         return Ok(Err("this is not a GTD game".into()));
     };

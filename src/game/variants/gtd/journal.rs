@@ -11,8 +11,8 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::GtdGame;
+use crate::docs::PositionDoc;
 use crate::game::EngineError;
-use crate::game::docs::PositionDoc;
 use crate::game::model::{GameState, Role};
 use crate::game::process::ResultLine;
 use crate::game::work::Work;
@@ -36,7 +36,11 @@ pub struct Entry {
 }
 
 /// Appends an entry to the game's event log.
-pub fn keep(work: &mut Work<'_, '_>, game: GameId, entry: &Entry) -> Result<(), EngineError> {
+pub(crate) fn keep(
+    work: &mut Work<'_, '_>,
+    game: GameId,
+    entry: &Entry,
+) -> Result<(), EngineError> {
     let detail = serde_json::to_value(entry).map_err(|e| EngineError::State(e.to_string()))?;
     work.event(Some(game), KIND, detail)
 }
@@ -53,7 +57,7 @@ fn entries(tx: &Tx<'_>, game: GameId) -> Result<Vec<Entry>, EngineError> {
 /// The text `HISTORY` shows for each phase record of a GTD game, by record id:
 /// the public report as mailed, or for a phase played before reports were
 /// kept, its stored orders and results.
-pub fn history_texts(
+pub(crate) fn history_texts(
     tx: &Tx<'_>,
     game: GameId,
     state: &GameState,
@@ -95,7 +99,7 @@ fn from_results(rec: &PhaseRecord) -> String {
 /// phase opened with (the entry after the live phase before it, or the
 /// opening). Seats, requests to enter and stand-by players approved since stay:
 /// they are people, not part of the board. `Err`: why it cannot be done.
-pub fn restore(
+pub(crate) fn restore(
     work: &mut Work<'_, '_>,
     key: &str,
     record: &PhaseRecord,

@@ -4,22 +4,22 @@
 //! units, the end of the season (insurrection, elections, rule 22 silence,
 //! rule 27), and the Winter always played as the adjustment season.
 
-use serde_json::json;
+use chrono::{DateTime, Utc};
 
 use super::{Carried, GtdGame, Item, journal, lot_of, report};
+use crate::docs::{PositionDoc, PowerOrderDoc, order_text};
 use crate::game::EngineError;
-use crate::game::advance::{self, schedule};
-use crate::game::docs::{PositionDoc, PowerOrderDoc, order_text};
+use crate::game::model::GameState;
 use crate::game::model::{Outcome, Status};
-use crate::game::process::{self, ResultLine, map_for, position_of};
+use crate::game::process::{self, ResultLine, position_of};
+use crate::game::variants::{Audience, OwnResults, Tell};
 use crate::game::work::Work;
 use crate::grammar::{Entry, OrderItem, VariantOrder, parse_line};
-use crate::judge::{Adjudication, Edition, Position, Rules, adjudicate};
+use crate::judge::{Adjudication, Edition, Position, Resolution, Rules, adjudicate};
 use crate::lots::{Draw, LotError, LotSecret};
 use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::orders::{Order, PowerOrder};
 use crate::phase::{Phase, PhaseKind, Season};
-use crate::store::NewPhase;
 use crate::variant::gtd::final_place::winner;
 use crate::variant::gtd::politics::{self, Tally, Vote, name_of};
 use crate::variant::gtd::season::{self, Before, Written};
@@ -42,6 +42,8 @@ pub struct Played {
     pub before: Position,
     pub after: Position,
     pub judge_orders: Vec<PowerOrder>,
+    /// The judge's resolutions of the units' orders (none in a Winter).
+    pub resolutions: Vec<Resolution>,
     pub units: Vec<UnitLine>,
     /// Political and Winter orders: writer, order, verdict.
     pub political: Vec<(String, String, Result<(), String>)>,
@@ -64,6 +66,7 @@ impl Played {
             before: before.clone(),
             after: before.clone(),
             judge_orders: Vec::new(),
+            resolutions: Vec::new(),
             units: Vec::new(),
             political: Vec::new(),
             draws: Vec::new(),
@@ -83,13 +86,15 @@ fn rules() -> Rules {
     Rules::preset(Edition::E1971)
 }
 
-/// The deadline of a GTD game: play, record, report; the end if a country
-/// has eighteen centers (rule 2).
-pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError> {
-    let now = work.now;
-    let judge = work.judge.clone();
+/// The deadline of a GTD game: the phase played (the state moves on, the
+/// end comes if a country has eighteen centers, rule 2), for the engine to
+/// record, report with the board picture, and end.
+pub(crate) fn play_phase(
+    work: &mut Work<'_, '_>,
+    key: &str,
+) -> Result<process::Played, EngineError> {
     let g = work.game_mut(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let secret = g.lot_secret()?;
     let position = position_of(map, &g.state)?;
     let mut game = g.state.gtd.clone().unwrap_or_default();
@@ -98,7 +103,7 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
     g.state.draws.extend(played.draws.iter().cloned());
     g.state.gtd = Some(game);
     super::sync_roles(&mut g.state);
-    process::enter_phase(map, &mut g.state, &played.after);
+    process::enter_phase(&super::Gtd, map, &mut g.state, &played.after);
     g.state.next_seq += 1;
     if let Some(w) = played.winner {
         let name = g
@@ -110,7 +115,6 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         g.state.outcome = Some(Outcome::Solo { power: name });
         g.state.status = Status::Finished;
     }
-    let id = g.row.id;
     let results: Vec<ResultLine> = played
         .units
         .iter()
@@ -126,65 +130,84 @@ pub fn process_one(work: &mut Work<'_, '_>, key: &str) -> Result<(), EngineError
         .iter()
         .map(|o| PowerOrderDoc::from_power_order(map, o))
         .collect();
-    let phase_name = played.phase.to_string();
-    let record = work.tx.insert_phase(&NewPhase {
-        game: id,
-        phase: &phase_name,
-        position_before: &advance::to_json(&PositionDoc::from_position(map, &played.before)),
-        orders: &advance::to_json(&orders),
-        results: &advance::to_json(&results),
-        position_after: &advance::to_json(&PositionDoc::from_position(map, &played.after)),
-        processed_at: now,
-    })?;
-    let g = work.game_mut(key);
-    let finished = g.state.status == Status::Finished;
-    if !finished {
-        schedule(map, &mut g.state, now)?;
-    }
-    let state = g.state.clone();
-    if let Some(game) = &state.gtd {
-        let entry = journal::Entry {
-            record: Some(record.0),
-            opens: played.after.phase.to_string(),
-            game: game.clone(),
-            position: PositionDoc::from_position(map, &played.after),
-            public: report::public(map, &game.state, &played),
+    Ok(process::Played {
+        processed: process::Processed {
+            phase: played.phase.to_string(),
+            before: PositionDoc::from_position(map, &played.before),
+            orders,
+            results,
+            after: PositionDoc::from_position(map, &played.after),
+        },
+        before: played.before.clone(),
+        adjudication: Adjudication {
+            resolutions: played.resolutions.clone(),
+            after: played.after.clone(),
+        },
+        own: Some(Box::new(played)),
+    })
+}
+
+/// GTD reports a phase in its own words: commanders, political orders,
+/// tallies; the journal keeps each phase for `ROLLBACK` and `HISTORY`.
+impl OwnResults for Played {
+    fn recorded(&self, work: &mut Work<'_, '_>, key: &str, record: i64) -> Result<(), EngineError> {
+        let map = crate::map::Map::standard();
+        let g = work.game(key);
+        let id = g.row.id;
+        let Some(game) = g.state.gtd.clone() else {
+            return Ok(());
         };
-        journal::keep(work, id, &entry)?;
+        let entry = journal::Entry {
+            record: Some(record),
+            opens: self.after.phase.to_string(),
+            public: report::public(map, &game.state, self),
+            game,
+            position: PositionDoc::from_position(map, &self.after),
+        };
+        journal::keep(work, id, &entry)
     }
-    let subj = format!("{judge}:{} - {phase_name} results", state.name);
-    for to in state.audience() {
-        let tz = work.zone_of(&to);
-        let body = report::season(map, &state, &played, &judge, &to, tz, now);
-        work.send(&to, subj.clone(), body, Some(id), false);
+
+    fn text_for(
+        &self,
+        state: &GameState,
+        judge: &str,
+        reader: &str,
+        zone: chrono_tz::Tz,
+        now: DateTime<Utc>,
+    ) -> String {
+        report::season(
+            crate::map::Map::standard(),
+            state,
+            self,
+            judge,
+            reader,
+            zone,
+            now,
+        )
     }
-    work.event(Some(id), "phase.processed", json!({ "phase": phase_name }))?;
-    if finished && let Some(game) = &state.gtd {
-        let body = report::final_places(&game.state, &played.after);
-        advance::broadcast(
-            work,
-            &state,
-            &format!("{judge}:{} - Final Place List", state.name),
-            &body,
-            Some(id),
-        )?;
-        let outcome = state.outcome.clone().unwrap_or(Outcome::Terminated);
-        advance::finish(work, key, outcome)?;
+
+    /// The Final Place List (rule 2).
+    fn last_word(&self, state: &GameState, judge: &str) -> Option<Tell> {
+        let game = state.gtd.as_ref()?;
+        Some(Tell {
+            to: Audience::Everyone,
+            subject: format!("{judge}:{} - Final Place List", state.name),
+            body: report::final_places(&game.state, &self.after),
+        })
     }
-    Ok(())
 }
 
 /// `PREDICT` (the Gamemaster's): the current phase played on a copy with the
 /// orders given so far, reported as the Gamemaster would get it; nothing is
 /// stored. Lots are drawn with a fresh secret from the operating system, not
 /// the game's, so the game's draws stay unknown until the deadline.
-pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
+pub(crate) fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, EngineError> {
     let g = work.game(key);
-    let map = map_for(&g.state.settings.variant)?;
+    let map = crate::map::Map::standard();
     let position = position_of(map, &g.state)?;
     let mut copy = g.state.clone();
     let mut game = copy.gtd.clone().unwrap_or_default();
-    let stand_in = LotSecret(crate::game::engine::os_secret());
+    let stand_in = LotSecret(crate::game::work::os_secret());
     let played = play(map, &mut game, &position, &stand_in)
         .map_err(|e| EngineError::State(format!("GTD lot: {e}")))?;
     copy.gtd = Some(game);
@@ -199,7 +222,7 @@ pub fn predict(work: &Work<'_, '_>, key: &str, sender: &str) -> Result<String, E
 }
 
 /// Plays the current phase of `game` on `position`.
-pub fn play(
+pub(crate) fn play(
     map: &Map,
     game: &mut GtdGame,
     position: &Position,
@@ -340,6 +363,7 @@ fn movement(
     );
     season::follow(&mut game.state, PhaseKind::Movement, &adj);
     played.units = unit_lines(map, &game.state, &adj, &commanders);
+    played.resolutions = adj.resolutions.clone();
     played.judge_orders = before.judge_orders.clone();
     played.before = pos;
     let mut after = adj.after.clone();
@@ -386,6 +410,7 @@ fn retreat(
     );
     season::follow(&mut game.state, PhaseKind::Retreat, &adj);
     played.units = unit_lines(map, &game.state, &adj, &commanders);
+    played.resolutions = adj.resolutions.clone();
     played.judge_orders = orders;
     let mut after = adj.after.clone();
     let carried = game.carried.take().unwrap_or_default();

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 
 use super::GtdGame;
 use super::play::Played;
-use crate::game::advance::deadline_line;
 use crate::game::model::GameState;
+use crate::game::notice::deadline_line;
 use crate::judge::Position;
 use crate::map::{Map, Power};
 use crate::phase::PhaseKind;
@@ -90,7 +90,12 @@ fn countries(state: &GtdState, position: &Position) -> String {
     s
 }
 
-pub fn opening(map: &Map, game: &GtdGame, position: &Position, commitment: Option<&str>) -> String {
+pub(crate) fn opening(
+    map: &Map,
+    game: &GtdGame,
+    position: &Position,
+    commitment: Option<&str>,
+) -> String {
     let state = &game.state;
     let mut s = String::from(
         "Grand Tournament Diplomacy has started (rules 6-8): countries and units by lot, \
@@ -138,7 +143,7 @@ a later order for a unit replaces an earlier one.
 ";
 
 /// One reader's season report.
-pub fn season(
+pub(crate) fn season(
     map: &Map,
     game_state: &GameState,
     played: &Played,
@@ -184,7 +189,7 @@ pub fn season(
 
 /// What everyone reads of a season's report (every order, with who
 /// commanded each unit, is public in GTD); kept as the phase's `HISTORY`.
-pub fn public(map: &Map, state: &GtdState, played: &Played) -> String {
+pub(crate) fn public(map: &Map, state: &GtdState, played: &Played) -> String {
     let mut s = String::new();
     s.push_str("\nOrders (country, order, commander, result):\n");
     if played.units.is_empty() {
@@ -370,7 +375,7 @@ fn duties(_map: &Map, state: &GtdState, position: &Position, country: Power) -> 
 }
 
 /// Rule 2 (C).
-pub fn final_places(state: &GtdState, position: &Position) -> String {
+pub(crate) fn final_places(state: &GtdState, position: &Position) -> String {
     let mut s = String::from("\nFinal Place List (rule 2 C):\n");
     for p in final_place_list(state, position) {
         let _ = writeln!(

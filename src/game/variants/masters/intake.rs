@@ -8,9 +8,9 @@
 //! stay copies.
 
 use super::{Mark, MastersGame, cd_great};
+use crate::docs::{OrderDoc, order_text};
 use crate::game::EngineError;
 use crate::game::describe;
-use crate::game::docs::{OrderDoc, order_text};
 use crate::game::model::GameState;
 use crate::game::orders_check::check_orders;
 use crate::game::process::{self, position_of, rules_for};
@@ -40,7 +40,7 @@ fn unit_for(position: &Position, order: &Order) -> Option<Unit> {
 
 /// Orders of `power`'s player the variant takes: one answer per order,
 /// `None` for those left to the generic way (the player's own units).
-pub fn take_power_orders(
+pub(crate) fn take_power_orders(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -52,7 +52,7 @@ pub fn take_power_orders(
     let Some(game) = state.masters.as_ref() else {
         return Ok(vec![None; orders.len()]);
     };
-    let map = process::map_for(&state.settings.variant)?;
+    let map = super::game_map(state);
     let position = position_of(map, state)?;
     let Some(writer) = map.power(power) else {
         return Ok(vec![None; orders.len()]);
@@ -134,7 +134,7 @@ fn control_order(
 }
 
 /// A Masters adjustment order (`BUILD REBEL`, `ANNEX`, `AID`) from `sender`.
-pub fn take_variant_order(
+pub(crate) fn take_variant_order(
     work: &mut Work<'_, '_>,
     key: &str,
     sender: &str,
@@ -146,7 +146,7 @@ pub fn take_variant_order(
     let Some(game) = state.masters.as_ref() else {
         return Ok(Err("not an order of this game".into()));
     };
-    let map = process::map_for(&state.settings.variant)?;
+    let map = super::game_map(state);
     let canon = variant_canonical(map, order);
     let Some(adj) = AdjustmentOrder::from_variant(order) else {
         return Ok(Err(format!(
@@ -276,9 +276,7 @@ fn record(
 /// removals of the writer's own units as removals; votes for powers in civil
 /// disorder use none of the writer's own adjustments (MR2 e).
 fn mirror(state: &mut GameState, power: &str) {
-    let Ok(map) = process::map_for(&state.settings.variant) else {
-        return;
-    };
+    let map = super::game_map(state);
     let (Some(game), Ok(position), Some(writer)) = (
         state.masters.as_ref(),
         position_of(map, state),

@@ -26,7 +26,7 @@ use crate::variant::masters::{
 /// Adjudicates the current phase of a Masters game. `given` holds the players'
 /// own orders; it is replaced by the orders actually adjudicated (with those
 /// decided for controlled units, or the adjustment orders carried out).
-pub fn adjudicate(
+pub(crate) fn adjudicate(
     map: &Map,
     rules: &Rules,
     state: &mut GameState,
@@ -135,7 +135,11 @@ fn keep_adjustment(game: &mut MastersGame, played: Phase, after: &mut Position) 
 }
 
 /// An adjustment order kept as text, read back.
-pub fn parse_adjustment(map: &Map, position: &Position, text: &str) -> Option<AdjustmentOrder> {
+pub(crate) fn parse_adjustment(
+    map: &Map,
+    position: &Position,
+    text: &str,
+) -> Option<AdjustmentOrder> {
     let lines = parse_line(map, text, Some(position.phase));
     let Entry::Orders(items) = &lines.first()?.entry else {
         return None;
