@@ -748,7 +748,9 @@ impl<'w, 't, 'c> Session<'w, 't, 'c> {
                 power: None,
                 game,
                 password,
-            } if game.is_empty() => self.join_next(line, text, password, "standard"),
+            } if game.is_empty() => {
+                self.join_next(line, text, password, &super::variants::Standard)
+            }
             SignOn {
                 power: None,
                 game,

@@ -9,8 +9,8 @@ use super::{Context, Session, Who, member};
 use crate::game::EngineError;
 use crate::game::advance;
 use crate::game::model::{Role, Status};
-use crate::game::process::map_for;
 use crate::game::request::Request;
+use crate::game::variants::{self, Variant};
 use crate::store::GameStatus;
 
 /// Why a game does not fit an option named after the variant on `SIGNON`
@@ -79,17 +79,18 @@ impl Session<'_, '_, '_> {
         options: &[String],
         signon: &Request,
     ) -> Result<(), EngineError> {
-        if map_for(variant).is_err() {
+        let Some(named) = variants::named(variant) else {
+            let known = variants::names().join(", ");
             self.fail(
                 line,
                 text,
                 format!(
-                    "there is no variant {variant:?} on this judge (its variants: standard, \
-                     masters, twilight, gtd, agora); the sign-on was not applied"
+                    "there is no variant {variant:?} on this judge (its variants: {known}); \
+                     the sign-on was not applied"
                 ),
             );
             return Ok(());
-        }
+        };
         let game = match signon {
             Request::SignOn { game, .. } | Request::Observe { game, .. } => game.clone(),
             _ => return self.dispatch(line, text, signon),
@@ -109,7 +110,7 @@ impl Session<'_, '_, '_> {
                 );
                 return Ok(());
             }
-            return self.join_next(line, text, password, variant);
+            return self.join_next(line, text, password, named);
         }
         let Some(key) = self.require_game(line, text, &game)? else {
             return Ok(());
@@ -119,7 +120,7 @@ impl Session<'_, '_, '_> {
             self.fail(line, text, format!("{why}; the sign-on was not applied"));
             return Ok(());
         }
-        if !state.settings.variant.eq_ignore_ascii_case(variant) {
+        if !variants::named(&state.settings.variant).is_some_and(|v| variants::same(v, named)) {
             let (name, actual) = (state.name.clone(), state.settings.variant.clone());
             self.fail(
                 line,
@@ -141,11 +142,11 @@ impl Session<'_, '_, '_> {
         line: usize,
         text: &str,
         password: &str,
-        variant: &str,
+        variant: &'static dyn Variant,
     ) -> Result<(), EngineError> {
         let sender = self.sender.clone();
         for row in self.work.tx.games(Some(GameStatus::Forming))? {
-            if !row.variant.eq_ignore_ascii_case(variant) {
+            if !variants::named(&row.variant).is_some_and(|v| variants::same(v, variant)) {
                 continue;
             }
             let Some(key) = self.work.load(&row.name)? else {
@@ -165,8 +166,9 @@ impl Session<'_, '_, '_> {
             line,
             text,
             format!(
-                "no {variant} game is forming that you can join; LIST shows the games, and \
-                 CREATE ?<name> <password> starts one"
+                "no {} game is forming that you can join; LIST shows the games, and \
+                 CREATE ?<name> <password> starts one",
+                variant.name()
             ),
         );
         Ok(())

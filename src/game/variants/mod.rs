@@ -615,6 +615,12 @@ pub(crate) fn named(name: &str) -> Option<&'static dyn Variant> {
         .find(|v| v.name().eq_ignore_ascii_case(name))
 }
 
+/// Whether two variants are the same one of the registry (each has its own
+/// name there; the unit structs have no address to compare).
+pub(crate) fn same(a: &dyn Variant, b: &dyn Variant) -> bool {
+    a.name() == b.name()
+}
+
 /// The variant a game plays: the one its settings name, as its state refines
 /// it. A name this judge does not run (never stored by `CREATE` or `SET
 /// VARIANT`) plays the standard game.
