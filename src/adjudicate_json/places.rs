@@ -26,6 +26,8 @@ pub struct Places {
     codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
     province_json: Vec<Box<str>>,
+    /// Per province: `"A PAR"` and `"F PAR"` as JSON strings.
+    unit_json: Vec<[Box<str>; 2]>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
     coast_json: Vec<Vec<(Coast, Box<str>)>>,
     /// Provinces' names as the map writes them, with what `Map::lookup` reads
@@ -40,11 +42,13 @@ pub struct Places {
 /// (`(letters after the slash, location)`).
 type Code = (Option<Location>, Vec<([u8; 2], Location)>);
 
+#[inline]
 fn slot(code: &[u8]) -> Option<usize> {
     let [a, b, c] = *code else { return None };
+    // A letter of either case, as 0..26 (an upper-case one with its case bit set).
     let letter = |x: u8| {
-        let x = x.to_ascii_uppercase();
-        x.is_ascii_uppercase().then(|| (x - b'A') as usize)
+        let i = (x | 0x20).wrapping_sub(b'a');
+        (i < 26).then_some(i as usize)
     };
     Some((letter(a)? * 26 + letter(b)?) * 26 + letter(c)?)
 }
@@ -63,6 +67,7 @@ impl Places {
             by_letters: vec![0; SLOTS],
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),
+            unit_json: Vec::with_capacity(map.province_count()),
             coast_json: Vec::with_capacity(map.province_count()),
             names: Vec::new(),
             powers: Vec::new(),
@@ -104,6 +109,14 @@ impl Places {
                 places.by_letters[i] = places.codes.len() as u16;
             }
             places.province_json.push(json(&code));
+            places
+                .unit_json
+                .push([UnitKind::Army, UnitKind::Fleet].map(|kind| {
+                    let mut unit = kind.letter().to_string();
+                    unit.push(' ');
+                    unit.push_str(&code);
+                    json(&unit)
+                }));
             places.coast_json.push(written);
             let name = map.name(p);
             if let Some(loc) = map.lookup(name) {
@@ -118,9 +131,14 @@ impl Places {
     /// What `Map::power` reads `name` as, the usual spellings first.
     #[inline]
     pub fn power(&self, map: &Map, name: &str) -> Option<Power> {
+        let bytes = name.as_bytes();
+        // Compared inline: a name is a few bytes long, and most differ in length.
         self.powers
             .iter()
-            .find(|(spelled, _)| **spelled == *name)
+            .find(|(spelled, _)| {
+                let spelled = spelled.as_bytes();
+                spelled.len() == bytes.len() && spelled.iter().zip(bytes).all(|(a, b)| a == b)
+            })
             .map(|&(_, p)| p)
             .or_else(|| map.power(name))
     }
@@ -130,15 +148,19 @@ impl Places {
     #[inline]
     pub fn code(&self, text: &str) -> Option<Location> {
         let b = text.as_bytes();
-        let i = *self.by_letters.get(slot(b.get(..3)?)?)? as usize;
+        let (head, tail) = match b.len() {
+            3 => (b, None),
+            6 if b[3] == b'/' => (&b[..3], Some([b[4], b[5]])),
+            _ => return None,
+        };
+        let i = *self.by_letters.get(slot(head)?)? as usize;
         let (plain, coasts) = self.codes.get(i.checked_sub(1)?)?;
-        match b.len() {
-            3 => *plain,
-            6 if b[3] == b'/' => coasts
+        match tail {
+            None => *plain,
+            Some(tail) => coasts
                 .iter()
-                .find(|(letters, _)| letters.eq_ignore_ascii_case(&b[4..6]))
+                .find(|(letters, _)| letters.eq_ignore_ascii_case(&tail))
                 .map(|&(_, loc)| loc),
-            _ => None,
         }
     }
 
@@ -183,6 +205,16 @@ impl Places {
     /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
     /// the escaped code follows `"A `.
     pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
+        if loc.coast.is_none()
+            && let Some(units) = self.unit_json.get(loc.province.0 as usize)
+        {
+            let i = match kind {
+                UnitKind::Army => 0,
+                UnitKind::Fleet => 1,
+            };
+            out.extend_from_slice(units[i].as_bytes());
+            return;
+        }
         out.push(b'"');
         out.push(kind.letter() as u8);
         out.push(b' ');
