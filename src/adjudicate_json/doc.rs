@@ -111,6 +111,13 @@ impl<'a> Scanner<'a> {
         {
             return Some(c);
         }
+        if b.get(self.at) == Some(&b' ')
+            && let Some(&c) = b.get(self.at + 1)
+            && c > b' '
+        {
+            self.at += 1;
+            return Some(c);
+        }
         while let Some(&c) = b.get(self.at) {
             if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(c);

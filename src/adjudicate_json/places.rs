@@ -36,6 +36,35 @@ pub struct Places {
     /// Powers as the map writes them (name, adjective, name in upper and in
     /// lower case), with what `Map::power` reads them as.
     powers: Vec<(Box<str>, Power)>,
+    /// Per `power_slot`: the place in `powers` + 1 of its one spelling; 0 for
+    /// none, `SEVERAL` when spellings share the slot.
+    power_slots: Vec<u8>,
+}
+
+/// `power_slots` entry of a slot that several spellings share.
+const SEVERAL: u8 = u8::MAX;
+
+/// Slots of `power_slots`.
+const POWER_SLOTS: usize = 1024;
+
+/// A slot for a power's spelling, from its length and its first, second and
+/// last bytes (`FRANCE`, `France` and `French` differ there).
+#[inline]
+fn power_slot(name: &[u8]) -> Option<usize> {
+    let (&first, &last) = (name.first()?, name.last()?);
+    let second = name.get(1).copied().unwrap_or(0);
+    let mixed = usize::from(first)
+        .wrapping_mul(31)
+        .wrapping_add(usize::from(second).wrapping_mul(11))
+        .wrapping_add(usize::from(last).wrapping_mul(131))
+        .wrapping_add(name.len().wrapping_mul(17));
+    Some(mixed % POWER_SLOTS)
+}
+
+/// Is `a` the same text as `b`? Compared inline: names are a few bytes long.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// A province code: what it reads as, and what each of its coast codes reads as
@@ -71,6 +100,7 @@ impl Places {
             coast_json: Vec::with_capacity(map.province_count()),
             names: Vec::new(),
             powers: Vec::new(),
+            power_slots: vec![0; POWER_SLOTS],
         };
         // Upper-case names first: the contract's spelling.
         type Spelling = fn(&crate::map::PowerInfo) -> String;
@@ -87,6 +117,23 @@ impl Places {
                     places.powers.push((spelled.into_boxed_str(), p));
                 }
             }
+        }
+        for (i, (spelled, _)) in places.powers.iter().enumerate() {
+            let Some(slot) = power_slot(spelled.as_bytes()) else {
+                continue;
+            };
+            let entry = &mut places.power_slots[slot];
+            *entry = match *entry {
+                0 if i + 1 < usize::from(SEVERAL) => (i + 1) as u8,
+                // The same spelling twice: the first is found first.
+                j if j != SEVERAL
+                    && j != 0
+                    && *places.powers[usize::from(j) - 1].0 == **spelled =>
+                {
+                    j
+                }
+                _ => SEVERAL,
+            };
         }
         for p in map.provinces() {
             let code = map.location_code(p.into());
@@ -108,15 +155,20 @@ impl Places {
                 places.codes.push((map.lookup(&code), read));
                 places.by_letters[i] = places.codes.len() as u16;
             }
-            places.province_json.push(json(&code));
+            // `"A ` and the code's JSON string from its first character on
+            // (a string escapes character by character).
+            let code_json = json(&code);
             places
                 .unit_json
                 .push([UnitKind::Army, UnitKind::Fleet].map(|kind| {
-                    let mut unit = kind.letter().to_string();
+                    let mut unit = String::with_capacity(code_json.len() + 2);
+                    unit.push('"');
+                    unit.push(kind.letter());
                     unit.push(' ');
-                    unit.push_str(&code);
-                    json(&unit)
+                    unit.push_str(&code_json[1..]);
+                    unit.into_boxed_str()
                 }));
+            places.province_json.push(code_json);
             places.coast_json.push(written);
             let name = map.name(p);
             if let Some(loc) = map.lookup(name) {
@@ -132,15 +184,20 @@ impl Places {
     #[inline]
     pub fn power(&self, map: &Map, name: &str) -> Option<Power> {
         let bytes = name.as_bytes();
-        // Compared inline: a name is a few bytes long, and most differ in length.
-        self.powers
-            .iter()
-            .find(|(spelled, _)| {
-                let spelled = spelled.as_bytes();
-                spelled.len() == bytes.len() && spelled.iter().zip(bytes).all(|(a, b)| a == b)
-            })
-            .map(|&(_, p)| p)
-            .or_else(|| map.power(name))
+        let found = match power_slot(bytes).and_then(|slot| self.power_slots.get(slot)) {
+            Some(0) => None,
+            Some(&i) if i != SEVERAL => self
+                .powers
+                .get(usize::from(i) - 1)
+                .filter(|(spelled, _)| same(spelled.as_bytes(), bytes))
+                .map(|&(_, p)| p),
+            _ => self
+                .powers
+                .iter()
+                .find(|(spelled, _)| same(spelled.as_bytes(), bytes))
+                .map(|&(_, p)| p),
+        };
+        found.or_else(|| map.power(name))
     }
 
     /// The place a code names (`PAR`, `STP/NC`), when `text` is exactly a code

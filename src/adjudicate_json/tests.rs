@@ -487,6 +487,11 @@ fn places_and_powers_read_fast_are_read_as_the_map_reads_them() {
             info.adjective.to_lowercase(),
             format!(" {} ", info.name),
             "Prussia".to_string(),
+            String::new(),
+            format!("{}X", info.name.to_uppercase()),
+            info.name.to_uppercase()[1..].to_string(),
+            info.name.to_uppercase()[..info.name.len() - 1].to_string(),
+            format!("{}{}", info.name.to_uppercase(), "A".repeat(16)),
         ] {
             assert_eq!(places.power(map, &name), map.power(&name), "{name:?}");
         }

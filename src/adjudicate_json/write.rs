@@ -408,26 +408,26 @@ impl Writer<'_> {
     }
 }
 
-/// The result words met so far in a document, each made once, as JSON
-/// strings. The judge's words depend on the verdict and on whether the unit
-/// was dislodged (`Resolution::result_text`).
+/// The result words met so far, each made once, as JSON strings, by verdict
+/// and whether the unit was dislodged (`Resolution::result_text` depends on
+/// nothing else).
 #[derive(Default)]
-struct Words(Vec<(Verdict, bool, Box<[u8]>)>);
+struct Words([Option<Box<[u8]>>; 32]);
 
 impl Words {
     /// `result_text(r)` as a JSON string.
     fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
-        let key = (contract_verdict(r), r.dislodged);
-        let i = match self.0.iter().position(|(v, d, _)| (*v, *d) == key) {
-            Some(i) => i,
-            None => {
+        let slot = contract_verdict(r) as usize * 2 + usize::from(r.dislodged);
+        match self.0.get_mut(slot) {
+            Some(Some(json)) => out.extend_from_slice(json),
+            Some(empty) => {
                 let mut json = Vec::new();
                 string(&mut json, &result_text(r));
-                self.0.push((key.0, key.1, json.into()));
-                self.0.len() - 1
+                out.extend_from_slice(&json);
+                *empty = Some(json.into());
             }
-        };
-        out.extend_from_slice(&self.0[i].2);
+            None => string(out, &result_text(r)),
+        }
     }
 }
 

@@ -642,7 +642,7 @@ fn closest(sp: &Spellings, word: &str, limit: usize) -> Option<usize> {
             None => limit,
             // Equal distance wins only with the first letter where the best
             // has it not.
-            Some((d, best_differs, _)) if differs < best_differs => d,
+            Some((d, true, _)) if !differs => d,
             // Nothing is closer than the same spelling.
             Some((0, _, _)) => continue,
             Some((d, _, _)) => d - 1,

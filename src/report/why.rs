@@ -28,7 +28,23 @@ pub fn explain(
 
 /// `explain`, appended to `out`; `false` (and `out` as it was) when there is
 /// nothing to explain.
+#[inline]
 pub fn explain_into(
+    out: &mut String,
+    map: &Map,
+    before: &Position,
+    all: &[Resolution],
+    r: &Resolution,
+    text: &str,
+) -> bool {
+    // Most orders: done, and the unit stayed (nothing below applies).
+    if r.verdict == Verdict::Ok && !r.dislodged && r.reason != Reason::CivilDisorder {
+        return false;
+    }
+    explain_other(out, map, before, all, r, text)
+}
+
+fn explain_other(
     out: &mut String,
     map: &Map,
     before: &Position,
