@@ -68,67 +68,7 @@ impl Name {
 }
 
 /// `(key as written, its list or `None` when it is not a list)` per power.
-type Lists<'s, T> = Short<(&'s str, Option<&'s [T]>)>;
-
-/// A short list, on the stack up to eight items (a document names seven
-/// powers), further ones in a vector: the per-power lists of a document,
-/// without an allocation each.
-pub(super) struct Short<T: Copy> {
-    head: [Option<T>; 8],
-    len: usize,
-    rest: Vec<T>,
-}
-
-impl<T: Copy> Default for Short<T> {
-    fn default() -> Self {
-        Short {
-            head: [None; 8],
-            len: 0,
-            rest: Vec::new(),
-        }
-    }
-}
-
-impl<T: Copy> Short<T> {
-    fn push(&mut self, item: T) {
-        match self.head.get_mut(self.len) {
-            Some(slot) => *slot = Some(item),
-            None => self.rest.push(item),
-        }
-        self.len += 1;
-    }
-
-    fn iter(&self) -> impl Iterator<Item = T> + '_ {
-        self.head
-            .iter()
-            .flatten()
-            .copied()
-            .chain(self.rest.iter().copied())
-    }
-}
-
-impl<T: Copy> FromIterator<T> for Short<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        let mut short = Short::default();
-        for item in items {
-            short.push(item);
-        }
-        short
-    }
-}
-
-/// The items of a `Short`, in order.
-type ShortIter<T> =
-    std::iter::Chain<std::iter::Flatten<std::array::IntoIter<Option<T>, 8>>, std::vec::IntoIter<T>>;
-
-impl<T: Copy> IntoIterator for Short<T> {
-    type Item = T;
-    type IntoIter = ShortIter<T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.head.into_iter().flatten().chain(self.rest)
-    }
-}
+type Lists<'s, T> = Vec<(&'s str, Option<&'s [T]>)>;
 
 /// A document as the reader sees it: each field with its JSON type checked,
 /// nothing more (the reader makes the messages).
@@ -279,7 +219,7 @@ struct Reader<'m> {
 }
 
 /// `(key as written, power, items)` per power, every key checked.
-type PerPower<'s, T> = Short<(&'s str, Power, &'s [T])>;
+type PerPower<'s, T> = Vec<(&'s str, Power, &'s [T])>;
 
 /// `field.KEY[i]`: where an item is, spelled only for an error.
 fn at(field: &str, key: &str, i: usize) -> String {
@@ -298,7 +238,7 @@ impl Reader<'_> {
         value: Field<Lists<'s, T>>,
     ) -> Result<PerPower<'s, T>, InputError> {
         let lists = match value {
-            Field::Absent => return Ok(Short::default()),
+            Field::Absent => return Ok(Vec::new()),
             Field::Wrong => {
                 return Err(InputError::new(
                     field,
@@ -307,7 +247,7 @@ impl Reader<'_> {
             }
             Field::Given(lists) => lists,
         };
-        let mut out = Short::default();
+        let mut out = Vec::with_capacity(lists.len());
         for (name, items) in lists {
             let path = || format!("{field}.{name}");
             let power = self
