@@ -1,13 +1,15 @@
 //! One document in, one result out, line after line (`legate adjudicate`,
 //! with or without `--batch`).
 
+use std::cell::RefCell;
+
 use serde_json::Value;
 
 use super::InputError;
 use super::doc::Doc;
 use super::places::Places;
 use super::read::{OrderReader, Source, read};
-use super::write::{Keys, Writer};
+use super::write::{Keys, Scratch, Writer};
 use crate::judge::{Countries, Rules, adjudicate};
 use crate::map::Map;
 
@@ -19,6 +21,8 @@ pub struct Batch<'m> {
     places: Places,
     keys: Keys,
     parse: OrderReader<'m>,
+    /// The writer's lists, kept from one document to the next.
+    scratch: RefCell<Scratch>,
 }
 
 impl<'m> Batch<'m> {
@@ -31,6 +35,7 @@ impl<'m> Batch<'m> {
             places: Places::new(map),
             keys: Keys::new(map),
             parse,
+            scratch: RefCell::default(),
         }
     }
 
@@ -63,7 +68,10 @@ impl<'m> Batch<'m> {
             places: &self.places,
             keys: &self.keys,
         };
-        writer.result(out, &self.rules, &request, &done);
+        match self.scratch.try_borrow_mut() {
+            Ok(mut scratch) => writer.result(out, &mut scratch, &self.rules, &request, &done),
+            Err(_) => writer.result(out, &mut Scratch::default(), &self.rules, &request, &done),
+        }
         Ok(())
     }
 }

@@ -55,8 +55,22 @@ impl<'t> Iterator for Split<'t> {
 }
 
 /// Is `word` the keyword `key`, in any letter case (as the grammar reads it)?
+#[inline]
 fn is(word: Option<&str>, key: &str) -> bool {
     word.is_some_and(|w| w.eq_ignore_ascii_case(key))
+}
+
+/// Is `word` exactly `key`? Compared inline: words are a few bytes long.
+#[inline]
+fn same(word: &str, key: &str) -> bool {
+    let (w, k) = (word.as_bytes(), key.as_bytes());
+    w.len() == k.len() && w.iter().zip(k).all(|(a, b)| a == b)
+}
+
+/// Is `word` the dash of a move?
+#[inline]
+fn dash(word: Option<&str>) -> bool {
+    word.is_some_and(|w| same(w, "-"))
 }
 
 /// The order `text` spells in a phase of this kind, or `None` for the grammar.
@@ -91,7 +105,7 @@ pub fn read(map: &Map, places: &Places, kind: PhaseKind, text: &str) -> Option<O
                 PhaseKind::Adjustment => Order::Remove { unit },
                 _ => Order::Disband { unit },
             }
-        } else if verb == Some("-") {
+        } else if dash(verb) {
             let to_text = words.next()?;
             let via = words.next();
             let to = reader.place(to_text, via)?;
@@ -116,7 +130,7 @@ pub fn read(map: &Map, places: &Places, kind: PhaseKind, text: &str) -> Option<O
                     unit,
                     supported: other,
                 },
-                Some("-") => {
+                after if dash(after) => {
                     let to = reader.place(words.next()?, None)?;
                     if is(verb, "S") {
                         Order::SupportMove {
@@ -167,7 +181,7 @@ impl Words<'_> {
     /// a coast (the grammar would try `nc`, `north coast` ... as its coast).
     fn place(&self, code: &str, after: Option<&str>) -> Option<Location> {
         let loc = self.places.code(code)?;
-        if self.needs_coast(loc) && !after.is_none_or(|w| NOT_COASTS.contains(&w)) {
+        if self.needs_coast(loc) && !after.is_none_or(|w| NOT_COASTS.iter().any(|k| same(w, k))) {
             return None;
         }
         Some(loc)

@@ -102,8 +102,22 @@ struct Scanner<'a> {
 type Scan<T> = Option<T>;
 
 impl<'a> Scanner<'a> {
+    #[inline(always)]
     fn peek(&mut self) -> Scan<u8> {
         let b = self.text.as_bytes();
+        // Most tokens follow the last directly or after one space.
+        if let Some(&c) = b.get(self.at)
+            && c > b' '
+        {
+            return Some(c);
+        }
+        if b.get(self.at) == Some(&b' ')
+            && let Some(&c) = b.get(self.at + 1)
+            && c > b' '
+        {
+            self.at += 1;
+            return Some(c);
+        }
         while let Some(&c) = b.get(self.at) {
             if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(c);
@@ -114,6 +128,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The next byte but white space is `c`: taken.
+    #[inline(always)]
     fn take(&mut self, c: u8) -> bool {
         if self.peek() == Some(c) {
             self.at += 1;
@@ -129,14 +144,13 @@ impl<'a> Scanner<'a> {
 
     /// A string without escapes or control characters (JSON forbids the
     /// latter, and the former are left to the `Value` reader).
+    #[inline(always)]
     fn string(&mut self) -> Scan<&'a str> {
         self.expect(b'"')?;
         let start = self.at;
-        let rest = &self.text.as_bytes()[start..];
-        let len = rest
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        if rest[len] != b'"' {
+        let rest = self.text.as_bytes().get(start..)?;
+        let len = plain_run(rest);
+        if rest.get(len) != Some(&b'"') {
             return None;
         }
         self.at = start + len + 1;
@@ -251,12 +265,13 @@ impl<'a> Scanner<'a> {
             Some(())
         })?;
         let keys = &mut self.doc.keys[start..];
-        if !keys.is_sorted_by(|a, b| a.0 <= b.0) {
-            keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        }
-        // A key given twice (the `Value` keeps the last) is left to that reader.
-        if keys.windows(2).any(|w| w[0].0 == w[1].0) {
-            return None;
+        // Keys come sorted and each once, as programs write them (a key given
+        // twice, of which the `Value` keeps the last, is left to that reader).
+        if !keys.is_sorted_by(|a, b| before(a.0, b.0)) {
+            keys.sort_unstable_by(|a, b| order(a.0, b.0));
+            if keys.windows(2).any(|w| w[0].0 == w[1].0) {
+                return None;
+            }
         }
         Some(start..self.doc.keys.len())
     }
@@ -297,5 +312,98 @@ impl<'a> Scanner<'a> {
             attacker_from: from?,
             via_convoy: via.unwrap_or(false),
         })
+    }
+}
+
+/// `a` against `b` by bytes, as `str` orders them. Inlined: keys are power
+/// names, a few bytes long, that differ early.
+#[inline]
+fn order(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// Does `a` come strictly before `b`?
+#[inline]
+fn before(a: &str, b: &str) -> bool {
+    order(a, b).is_lt()
+}
+
+/// How many bytes at the start of `rest` a JSON string takes as they are: up
+/// to the first `"`, `\` or control character (or all of them). Eight bytes
+/// at a time: a string of the document is a few words long.
+#[inline]
+pub(super) fn plain_run(rest: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(chunk) = rest.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(bytes);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let slash = x ^ (ONES * u64::from(b'\\'));
+        // The high bit of each byte that is zero (after the xor) or below
+        // 0x20, and perhaps of bytes above such a one, never below it: the
+        // lowest bit set marks the first byte wanted.
+        let hits = (quote.wrapping_sub(ONES) & !quote)
+            | (slash.wrapping_sub(ONES) & !slash)
+            | (x.wrapping_sub(ONES * 0x20) & !x);
+        let hits = hits & HIGHS;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let tail = rest.get(i..).unwrap_or_default();
+    i + tail
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .unwrap_or(tail.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_run;
+
+    /// The first `"`, `\` or control character, byte by byte.
+    fn plain(rest: &[u8]) -> usize {
+        rest.iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+            .unwrap_or(rest.len())
+    }
+
+    #[test]
+    fn plain_runs_end_where_a_byte_by_byte_search_ends() {
+        let bytes = [
+            b'"', b'\\', 0, 0x1f, 0x20, b'!', b'#', b'A', 0x7f, 0x80, 0xc3, 0xff, b'[', b']',
+        ];
+        // Every string of up to 19 bytes from a mix of these, at every offset.
+        let mut seed: u64 = 1;
+        for _ in 0..200_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = (seed >> 59) as usize % 20;
+            let mut text = Vec::with_capacity(len);
+            let mut r = seed;
+            for k in 0..len {
+                // Mostly plain letters, now and then a byte that ends a run.
+                let pick = (r % 64) as usize;
+                text.push(if pick < bytes.len() {
+                    bytes[pick]
+                } else {
+                    b'a' + (k as u8 % 26)
+                });
+                r = r.rotate_left(7) ^ (r >> 3);
+            }
+            assert_eq!(plain_run(&text), plain(&text), "{text:?}");
+        }
     }
 }

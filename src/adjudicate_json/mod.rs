@@ -68,13 +68,28 @@ enum Entry<'a> {
 /// A document, read: the position, the orders that could be read, and for each
 /// power the orders as written, in the document's order. It borrows the
 /// order texts from the document.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Request<'a> {
     pub position: Position,
     pub orders: Vec<PowerOrder>,
     /// The text of `orders[i]` as written.
     pub order_texts: Vec<&'a str>,
     entries: Vec<(Power, Entry<'a>)>,
+    /// Read by the scanner: no order text has anything to escape in JSON.
+    plain: bool,
+}
+
+/// What the request says: how its texts were read (`plain`) is left out, so
+/// both ways of reading a document print alike.
+impl std::fmt::Debug for Request<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("position", &self.position)
+            .field("orders", &self.orders)
+            .field("order_texts", &self.order_texts)
+            .field("entries", &self.entries)
+            .finish()
+    }
 }
 
 impl Request<'_> {

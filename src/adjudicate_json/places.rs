@@ -26,6 +26,8 @@ pub struct Places {
     codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
     province_json: Vec<Box<str>>,
+    /// Per province: `"A PAR"` and `"F PAR"` as JSON strings.
+    unit_json: Vec<[Box<str>; 2]>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
     coast_json: Vec<Vec<(Coast, Box<str>)>>,
     /// Provinces' names as the map writes them, with what `Map::lookup` reads
@@ -34,17 +36,48 @@ pub struct Places {
     /// Powers as the map writes them (name, adjective, name in upper and in
     /// lower case), with what `Map::power` reads them as.
     powers: Vec<(Box<str>, Power)>,
+    /// Per `power_slot`: the place in `powers` + 1 of its one spelling; 0 for
+    /// none, `SEVERAL` when spellings share the slot.
+    power_slots: Vec<u8>,
+}
+
+/// `power_slots` entry of a slot that several spellings share.
+const SEVERAL: u8 = u8::MAX;
+
+/// Slots of `power_slots`.
+const POWER_SLOTS: usize = 1024;
+
+/// A slot for a power's spelling, from its length and its first, second and
+/// last bytes (`FRANCE`, `France` and `French` differ there).
+#[inline]
+fn power_slot(name: &[u8]) -> Option<usize> {
+    let (&first, &last) = (name.first()?, name.last()?);
+    let second = name.get(1).copied().unwrap_or(0);
+    let mixed = usize::from(first)
+        .wrapping_mul(31)
+        .wrapping_add(usize::from(second).wrapping_mul(11))
+        .wrapping_add(usize::from(last).wrapping_mul(131))
+        .wrapping_add(name.len().wrapping_mul(17));
+    Some(mixed % POWER_SLOTS)
+}
+
+/// Is `a` the same text as `b`? Compared inline: names are a few bytes long.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// A province code: what it reads as, and what each of its coast codes reads as
 /// (`(letters after the slash, location)`).
 type Code = (Option<Location>, Vec<([u8; 2], Location)>);
 
+#[inline]
 fn slot(code: &[u8]) -> Option<usize> {
     let [a, b, c] = *code else { return None };
+    // A letter of either case, as 0..26 (an upper-case one with its case bit set).
     let letter = |x: u8| {
-        let x = x.to_ascii_uppercase();
-        x.is_ascii_uppercase().then(|| (x - b'A') as usize)
+        let i = (x | 0x20).wrapping_sub(b'a');
+        (i < 26).then_some(i as usize)
     };
     Some((letter(a)? * 26 + letter(b)?) * 26 + letter(c)?)
 }
@@ -63,9 +96,11 @@ impl Places {
             by_letters: vec![0; SLOTS],
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),
+            unit_json: Vec::with_capacity(map.province_count()),
             coast_json: Vec::with_capacity(map.province_count()),
             names: Vec::new(),
             powers: Vec::new(),
+            power_slots: vec![0; POWER_SLOTS],
         };
         // Upper-case names first: the contract's spelling.
         type Spelling = fn(&crate::map::PowerInfo) -> String;
@@ -82,6 +117,23 @@ impl Places {
                     places.powers.push((spelled.into_boxed_str(), p));
                 }
             }
+        }
+        for (i, (spelled, _)) in places.powers.iter().enumerate() {
+            let Some(slot) = power_slot(spelled.as_bytes()) else {
+                continue;
+            };
+            let entry = &mut places.power_slots[slot];
+            *entry = match *entry {
+                0 if i + 1 < usize::from(SEVERAL) => (i + 1) as u8,
+                // The same spelling twice: the first is found first.
+                j if j != SEVERAL
+                    && j != 0
+                    && *places.powers[usize::from(j) - 1].0 == **spelled =>
+                {
+                    j
+                }
+                _ => SEVERAL,
+            };
         }
         for p in map.provinces() {
             let code = map.location_code(p.into());
@@ -103,7 +155,20 @@ impl Places {
                 places.codes.push((map.lookup(&code), read));
                 places.by_letters[i] = places.codes.len() as u16;
             }
-            places.province_json.push(json(&code));
+            // `"A ` and the code's JSON string from its first character on
+            // (a string escapes character by character).
+            let code_json = json(&code);
+            places
+                .unit_json
+                .push([UnitKind::Army, UnitKind::Fleet].map(|kind| {
+                    let mut unit = String::with_capacity(code_json.len() + 2);
+                    unit.push('"');
+                    unit.push(kind.letter());
+                    unit.push(' ');
+                    unit.push_str(&code_json[1..]);
+                    unit.into_boxed_str()
+                }));
+            places.province_json.push(code_json);
             places.coast_json.push(written);
             let name = map.name(p);
             if let Some(loc) = map.lookup(name) {
@@ -118,11 +183,21 @@ impl Places {
     /// What `Map::power` reads `name` as, the usual spellings first.
     #[inline]
     pub fn power(&self, map: &Map, name: &str) -> Option<Power> {
-        self.powers
-            .iter()
-            .find(|(spelled, _)| **spelled == *name)
-            .map(|&(_, p)| p)
-            .or_else(|| map.power(name))
+        let bytes = name.as_bytes();
+        let found = match power_slot(bytes).and_then(|slot| self.power_slots.get(slot)) {
+            Some(0) => None,
+            Some(&i) if i != SEVERAL => self
+                .powers
+                .get(usize::from(i) - 1)
+                .filter(|(spelled, _)| same(spelled.as_bytes(), bytes))
+                .map(|&(_, p)| p),
+            _ => self
+                .powers
+                .iter()
+                .find(|(spelled, _)| same(spelled.as_bytes(), bytes))
+                .map(|&(_, p)| p),
+        };
+        found.or_else(|| map.power(name))
     }
 
     /// The place a code names (`PAR`, `STP/NC`), when `text` is exactly a code
@@ -130,15 +205,19 @@ impl Places {
     #[inline]
     pub fn code(&self, text: &str) -> Option<Location> {
         let b = text.as_bytes();
-        let i = *self.by_letters.get(slot(b.get(..3)?)?)? as usize;
+        let (head, tail) = match b.len() {
+            3 => (b, None),
+            6 if b[3] == b'/' => (&b[..3], Some([b[4], b[5]])),
+            _ => return None,
+        };
+        let i = *self.by_letters.get(slot(head)?)? as usize;
         let (plain, coasts) = self.codes.get(i.checked_sub(1)?)?;
-        match b.len() {
-            3 => *plain,
-            6 if b[3] == b'/' => coasts
+        match tail {
+            None => *plain,
+            Some(tail) => coasts
                 .iter()
-                .find(|(letters, _)| letters.eq_ignore_ascii_case(&b[4..6]))
+                .find(|(letters, _)| letters.eq_ignore_ascii_case(&tail))
                 .map(|&(_, loc)| loc),
-            _ => None,
         }
     }
 
@@ -183,6 +262,16 @@ impl Places {
     /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
     /// the escaped code follows `"A `.
     pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
+        if loc.coast.is_none()
+            && let Some(units) = self.unit_json.get(loc.province.0 as usize)
+        {
+            let i = match kind {
+                UnitKind::Army => 0,
+                UnitKind::Fleet => 1,
+            };
+            out.extend_from_slice(units[i].as_bytes());
+            return;
+        }
         out.push(b'"');
         out.push(kind.letter() as u8);
         out.push(b' ');

@@ -76,6 +76,8 @@ pub(super) trait Source<'s> {
     /// A string of a list (a `Value` may be something else).
     type Item: Item + 's;
     type Dislodged: DislodgedItem + 's;
+    /// Are its strings free of what JSON escapes (as the scanner takes them)?
+    const PLAIN: bool;
     /// `Err`: not an object; else a key that is not a field of the contract
     /// (the first in key order).
     fn unknown_field(&'s self) -> Result<Option<&'s str>, ()>;
@@ -143,6 +145,7 @@ pub(super) fn read<'s, S: Source<'s>>(
         orders,
         order_texts,
         entries,
+        plain: S::PLAIN,
     })
 }
 
@@ -169,12 +172,45 @@ fn read_phase(value: Field<&str>) -> Result<Phase, InputError> {
             ));
         }
     };
+    if let Some(phase) = plain_phase(text) {
+        return Ok(phase);
+    }
     text.parse::<Phase>().map_err(|_| {
         InputError::new(
             "phase",
             format!("not a phase: {text:?} (expected e.g. S1901M, F1901R, W1901A)"),
         )
     })
+}
+
+/// `S1901M` as programs write it, read without `Phase::from_str`'s
+/// upper-case copy; `None` leaves any other text to it (which reads this
+/// form alike).
+pub(super) fn plain_phase(text: &str) -> Option<Phase> {
+    use crate::phase::Season;
+    let [season, digits @ .., kind] = text.as_bytes() else {
+        return None;
+    };
+    let season = match *season {
+        b'S' => Season::Spring,
+        b'F' => Season::Fall,
+        b'W' => Season::Winter,
+        _ => return None,
+    };
+    let kind = match *kind {
+        b'M' => PhaseKind::Movement,
+        b'R' => PhaseKind::Retreat,
+        b'A' => PhaseKind::Adjustment,
+        _ => return None,
+    };
+    if digits.len() != 4 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let year = digits
+        .iter()
+        .fold(0u16, |year, d| year * 10 + u16::from(d - b'0'));
+    let phase = Phase::new(season, year, kind);
+    phase.is_valid().then_some(phase)
 }
 
 struct Reader<'m> {
@@ -243,6 +279,13 @@ impl Reader<'_> {
 
     /// A supply center, spelled `text`.
     fn center(&self, text: &str) -> Result<Province, String> {
+        // A code of a center, as the contract writes it.
+        if let Some(loc) = self.places.code(text)
+            && loc.coast.is_none()
+            && self.map.is_supply_center(loc.province)
+        {
+            return Ok(loc.province);
+        }
         let p = self.province(text)?;
         if !self.map.is_supply_center(p) {
             return Err(format!("{text:?} is not a supply center"));
@@ -252,6 +295,9 @@ impl Reader<'_> {
 
     /// `"A PAR"`, `"F STP/SC"`.
     fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
+        if let Some(unit) = self.plain_unit(power, text) {
+            return Ok(unit);
+        }
         // `A PAR` as the contract writes it, cut without a search; any other
         // spelling is cut at its first white space.
         let plain = match text.as_bytes() {
@@ -295,6 +341,24 @@ impl Reader<'_> {
             });
         }
         Ok(Unit {
+            power,
+            kind,
+            location,
+        })
+    }
+
+    /// A unit as the contract writes it (`A PAR`, `f stp/sc`), where it can
+    /// stand: read as `unit` reads it, without its other spellings and
+    /// messages. `None` for anything else.
+    #[inline]
+    fn plain_unit(&self, power: Power, text: &str) -> Option<Unit> {
+        let kind = match text.as_bytes() {
+            [b'A' | b'a', b' ', ..] => UnitKind::Army,
+            [b'F' | b'f', b' ', ..] => UnitKind::Fleet,
+            _ => return None,
+        };
+        let location = self.places.code(text.get(2..)?)?;
+        self.map.can_stand(kind, location).then_some(Unit {
             power,
             kind,
             location,
@@ -582,6 +646,7 @@ fn value_lists(value: Option<&Value>) -> Field<Lists<'_, Value>> {
 impl<'s> Source<'s> for Value {
     type Item = Value;
     type Dislodged = Value;
+    const PLAIN: bool = false;
 
     fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
         let top = self.as_object().ok_or(())?;
@@ -642,6 +707,7 @@ fn doc_lists<'s, T: 's>(
 impl<'s, 'a: 's> Source<'s> for Doc<'a> {
     type Item = &'a str;
     type Dislodged = DislodgedDoc<'a>;
+    const PLAIN: bool = true;
 
     fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
         Ok(None)

@@ -487,6 +487,11 @@ fn places_and_powers_read_fast_are_read_as_the_map_reads_them() {
             info.adjective.to_lowercase(),
             format!(" {} ", info.name),
             "Prussia".to_string(),
+            String::new(),
+            format!("{}X", info.name.to_uppercase()),
+            info.name.to_uppercase()[1..].to_string(),
+            info.name.to_uppercase()[..info.name.len() - 1].to_string(),
+            format!("{}{}", info.name.to_uppercase(), "A".repeat(16)),
         ] {
             assert_eq!(places.power(map, &name), map.power(&name), "{name:?}");
         }
@@ -528,4 +533,31 @@ fn the_scanner_takes_the_fixed_shape_and_leaves_the_rest() {
     // Read by the `Value` reader instead, as before.
     let escaped = read(left[0]).expect("an escaped code reads");
     assert_eq!(escaped.position.units.len(), 1);
+}
+
+#[test]
+fn phases_read_fast_are_read_as_phase_names_read() {
+    use crate::phase::Phase;
+    let mut texts: Vec<String> = Vec::new();
+    for season in ["S", "F", "W", "s", "X", ""] {
+        for year in [
+            "0000", "0001", "1901", "2026", "9999", "65535", "190", "19x1", "+901", "",
+        ] {
+            for kind in ["M", "R", "A", "B", "m", "X", ""] {
+                texts.push(format!("{season}{year}{kind}"));
+            }
+        }
+    }
+    let mut fast = 0;
+    for text in &texts {
+        if let Some(phase) = super::read::plain_phase(text) {
+            fast += 1;
+            assert_eq!(Ok(phase), text.parse::<Phase>(), "{text:?}");
+        }
+    }
+    assert!(fast >= 15, "{fast}");
+    for text in ["S1901M", "S1901R", "F2026M", "F1901R", "W9999A"] {
+        assert!(super::read::plain_phase(text).is_some(), "{text}");
+    }
+    assert_eq!(super::read::plain_phase("W1901M"), None);
 }

@@ -2,8 +2,6 @@
 //! buffer: keys in the order a `serde_json::Value` object prints them (sorted),
 //! powers by their upper-case names, lists in the order they come.
 
-use std::io::Write as _;
-
 use serde_json::Value;
 
 use super::places::Places;
@@ -22,23 +20,29 @@ pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudica
         places: &Places::new(map),
         keys: &Keys::new(map),
     };
-    writer.result(&mut out, rules, request, done);
+    writer.result(&mut out, &mut Scratch::default(), rules, request, done);
     serde_json::from_slice(&out).unwrap_or(Value::Null)
 }
 
 /// `text` as a JSON string.
 pub fn string(out: &mut Vec<u8>, text: &str) {
-    // serde_json escapes `"`, `\\` and control characters only: text without
+    // serde_json escapes `"`, `\` and control characters only: text without
     // them is copied as it is.
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.reserve(text.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
+    if super::doc::plain_run(text.as_bytes()) == text.len() {
+        quoted(out, text);
         return;
     }
     // Writing to a vector cannot fail.
     let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// `text`, which has nothing to escape, as a JSON string.
+#[inline]
+fn quoted(out: &mut Vec<u8>, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
 }
 
 /// Every power of the map as `(key as a JSON string, power)`, sorted by key:
@@ -58,6 +62,18 @@ impl Keys {
                 .collect(),
         )
     }
+}
+
+/// Lists reused from one result to the next.
+#[derive(Default)]
+pub struct Scratch {
+    groups: Groups,
+    /// `(place of the power in the key order, index of the item)`.
+    items: Vec<(usize, usize)>,
+    /// The text of a default order.
+    text: String,
+    reason: String,
+    words: Words,
 }
 
 /// What writing needs besides the buffer.
@@ -98,14 +114,44 @@ impl Groups {
     fn write(
         &mut self,
         out: &mut Vec<u8>,
-        powers: &[(&str, Power)],
+        powers: &[(Box<str>, Power)],
         items: &[(usize, usize)],
         mut write: impl FnMut(&mut Vec<u8>, usize),
     ) {
+        let last = powers.len();
+        let key = |rank: usize| powers.get(rank).map_or("\"\"", |(k, _)| &**k).as_bytes();
+        // Items that come grouped by power already (units, orders as written)
+        // are written as they come.
+        if items.is_sorted_by_key(|&(rank, _)| rank.min(last)) {
+            out.push(b'{');
+            let mut start = 0;
+            while let Some(&(rank, _)) = items.get(start) {
+                let rank = rank.min(last);
+                let end = start
+                    + items[start..]
+                        .iter()
+                        .take_while(|(r, _)| (*r).min(last) == rank)
+                        .count();
+                if start > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(key(rank));
+                out.extend_from_slice(b":[");
+                for (k, &(_, item)) in items[start..end].iter().enumerate() {
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    write(out, item);
+                }
+                out.push(b']');
+                start = end;
+            }
+            out.push(b'}');
+            return;
+        }
         let ends = &mut self.ends;
         ends.clear();
         ends.resize(powers.len() + 1, 0);
-        let last = powers.len();
         for &(rank, _) in items {
             ends[rank.min(last)] += 1;
         }
@@ -127,7 +173,7 @@ impl Groups {
         for (rank, &end) in ends.iter().enumerate() {
             if end > start {
                 comma(out, &mut any_power);
-                out.extend_from_slice(powers.get(rank).map_or("\"\"", |(k, _)| *k).as_bytes());
+                out.extend_from_slice(key(rank));
                 out.push(b':');
                 out.push(b'[');
                 for (k, &item) in self.order[start..end].iter().enumerate() {
@@ -154,37 +200,57 @@ fn comma(out: &mut Vec<u8>, any: &mut bool) {
 
 impl Writer<'_> {
     /// Writes the result of `request`, adjudicated as `done`, to `out`.
-    pub fn result(&self, out: &mut Vec<u8>, rules: &Rules, request: &Request, done: &Adjudication) {
+    pub fn result(
+        &self,
+        out: &mut Vec<u8>,
+        scratch: &mut Scratch,
+        rules: &Rules,
+        request: &Request,
+        done: &Adjudication,
+    ) {
         let map = self.map;
         let (before, after) = (&request.position, &done.after);
         let all = done.resolutions.as_slice();
         // A power the map does not know (never one read from a document) still
         // gets its key, in its place.
-        let count = self.keys.0.len();
-        let mut unknown: Vec<(Box<str>, Power)> = Vec::new();
-        let present = request
-            .entries
-            .iter()
-            .map(|(p, _)| *p)
-            .chain(all.iter().map(|r| r.power))
-            .chain(after.units.iter().map(|u| u.power))
-            .chain(after.dislodged.iter().map(|d| d.unit.power))
-            .chain(after.owners.iter().flatten().copied());
-        for p in present {
-            if p.0 as usize >= count && !unknown.iter().any(|(_, q)| *q == p) {
-                unknown.push((json_string(&power_key(map, p)), p));
+        let count = self.keys.0.len() as u8;
+        let beyond = |p: Power| p.0 >= count;
+        let any_unknown = request.entries.iter().any(|(p, _)| beyond(*p))
+            || all.iter().any(|r| beyond(r.power))
+            || after.units.iter().any(|u| beyond(u.power))
+            || after.dislodged.iter().any(|d| beyond(d.unit.power))
+            || after.owners.iter().flatten().any(|p| beyond(*p));
+        let with_unknown;
+        let powers: &[(Box<str>, Power)] = if any_unknown {
+            let mut keys = self.keys.0.clone();
+            let present = request
+                .entries
+                .iter()
+                .map(|(p, _)| *p)
+                .chain(all.iter().map(|r| r.power))
+                .chain(after.units.iter().map(|u| u.power))
+                .chain(after.dislodged.iter().map(|d| d.unit.power))
+                .chain(after.owners.iter().flatten().copied());
+            for p in present {
+                if beyond(p) && !keys.iter().any(|(_, q)| *q == p) {
+                    keys.push((json_string(&power_key(map, p)), p));
+                }
             }
-        }
-        let mut powers: Vec<(&str, Power)> = self
-            .keys
-            .0
-            .iter()
-            .chain(&unknown)
-            .map(|(k, p)| (&**k, *p))
-            .collect();
-        if !unknown.is_empty() {
-            powers.sort();
-        }
+            keys.sort();
+            with_unknown = keys;
+            &with_unknown
+        } else {
+            &self.keys.0
+        };
+        let Scratch {
+            groups,
+            items,
+            text,
+            reason,
+            words,
+        } = scratch;
+        // Texts read by the scanner have nothing to escape.
+        let order: fn(&mut Vec<u8>, &str) = if request.plain { quoted } else { string };
 
         out.extend_from_slice(b"{\"contested\":[");
         if after.phase.kind == PhaseKind::Retreat {
@@ -201,9 +267,7 @@ impl Writer<'_> {
             ranks[p.0 as usize] = i as u8;
         }
         let rank = |p: Power| ranks[p.0 as usize] as usize;
-        let mut groups = Groups::default();
-        let mut items: Vec<(usize, usize)> =
-            Vec::with_capacity(all.len().max(after.units.len()) + 8);
+        items.clear();
         if before.phase.kind == PhaseKind::Movement {
             items.extend(
                 after
@@ -213,7 +277,7 @@ impl Writer<'_> {
                     .map(|(i, d)| (rank(d.unit.power), i)),
             );
         }
-        groups.write(out, &powers, &items, |out, i| {
+        groups.write(out, powers, items, |out, i| {
             let d = &after.dislodged[i];
             out.extend_from_slice(b"{\"attacker_from\":");
             self.places.write_province(map, out, d.attacker_from);
@@ -250,17 +314,14 @@ impl Writer<'_> {
         );
         let defaults = all.iter().enumerate().skip(request.orders.len());
         items.extend(defaults.map(|(i, r)| (rank(r.power), written + i)));
-        let mut text = String::new();
-        let mut words = Words::default();
-        let mut reason = String::new();
-        groups.write(out, &powers, &items, |out, i| {
+        groups.write(out, powers, items, |out, i| {
             let Some((_, entry)) = request.entries.get(i) else {
                 let Some(r) = all.get(i - written) else {
                     return;
                 };
                 text.clear();
-                write_order_text(&mut text, map, self.places, before, &r.order);
-                self.item(out, &mut words, &mut reason, before, all, &text, r, true);
+                write_order_text(text, map, self.places, before, &r.order);
+                self.item(out, words, reason, before, all, (text, string), r, true);
                 return;
             };
             match entry {
@@ -268,18 +329,18 @@ impl Writer<'_> {
                     let text = request.order_texts[*index];
                     match all.get(*index) {
                         Some(r) => {
-                            self.item(out, &mut words, &mut reason, before, all, text, r, false)
+                            self.item(out, words, reason, before, all, (text, order), r, false)
                         }
                         None => {
                             out.extend_from_slice(b"{\"order\":");
-                            string(out, text);
+                            order(out, text);
                             out.extend_from_slice(b",\"result\":\"void\"}");
                         }
                     }
                 }
                 Entry::Unread { text, why } => {
                     out.extend_from_slice(b"{\"order\":");
-                    string(out, text);
+                    order(out, text);
                     out.extend_from_slice(b",\"reason\":");
                     string(out, why);
                     out.extend_from_slice(b",\"result\":\"void\"}");
@@ -293,7 +354,7 @@ impl Writer<'_> {
                 items.push((rank(*p), i));
             }
         }
-        groups.write(out, &powers, &items, |out, i| {
+        groups.write(out, powers, items, |out, i| {
             self.places.write_province(map, out, Province(i as u8));
         });
         out.extend_from_slice(b",\"units\":");
@@ -305,7 +366,7 @@ impl Writer<'_> {
                 .enumerate()
                 .map(|(i, u)| (rank(u.power), i)),
         );
-        groups.write(out, &powers, &items, |out, i| {
+        groups.write(out, powers, items, |out, i| {
             let u = &after.units[i];
             self.unit(out, u.kind, u.location);
         });
@@ -326,7 +387,7 @@ impl Writer<'_> {
         reason: &mut String,
         before: &Position,
         all: &[Resolution],
-        text: &str,
+        (text, write_text): (&str, fn(&mut Vec<u8>, &str)),
         r: &Resolution,
         defaulted: bool,
     ) {
@@ -335,7 +396,7 @@ impl Writer<'_> {
             out.extend_from_slice(b"\"default\":true,");
         }
         out.extend_from_slice(b"\"order\":");
-        string(out, text);
+        write_text(out, text);
         reason.clear();
         if crate::report::why::explain_into(reason, self.map, before, all, r, text) {
             out.extend_from_slice(b",\"reason\":");
@@ -347,30 +408,55 @@ impl Writer<'_> {
     }
 }
 
-/// The result words met so far in a document, each made once. The judge's
-/// words depend on the verdict and on whether the unit was dislodged
-/// (`Resolution::result_text`).
+/// The result words met so far, each made once, as JSON strings, by verdict
+/// and whether the unit was dislodged (`Resolution::result_text` depends on
+/// nothing else).
 #[derive(Default)]
-struct Words(Vec<(Verdict, bool, Box<str>)>);
+struct Words([Option<Box<[u8]>>; 32]);
 
 impl Words {
     /// `result_text(r)` as a JSON string.
     fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
-        let key = (contract_verdict(r), r.dislodged);
-        let i = match self.0.iter().position(|(v, d, _)| (*v, *d) == key) {
-            Some(i) => i,
-            None => {
-                self.0.push((key.0, key.1, result_text(r).into()));
-                self.0.len() - 1
+        let slot = contract_verdict(r) as usize * 2 + usize::from(r.dislodged);
+        match self.0.get_mut(slot) {
+            Some(Some(json)) => out.extend_from_slice(json),
+            Some(empty) => {
+                let mut json = Vec::new();
+                string(&mut json, &result_text(r));
+                out.extend_from_slice(&json);
+                *empty = Some(json.into());
             }
-        };
-        string(out, &self.0[i].2);
+            None => string(out, &result_text(r)),
+        }
     }
 }
 
+/// `"S1901M"`, as `Phase` displays it, without the formatting machinery.
 fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
-    // Writing to a vector cannot fail.
-    let _ = write!(out, "\"{phase}\"");
+    use crate::phase::Season;
+    out.push(b'"');
+    out.push(match phase.season {
+        Season::Spring => b'S',
+        Season::Fall => b'F',
+        Season::Winter => b'W',
+    });
+    let mut digits = [0u8; 5];
+    let (mut year, mut at) = (phase.year, digits.len());
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (year % 10) as u8;
+        year /= 10;
+        if year == 0 || at == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+    out.push(match phase.kind {
+        PhaseKind::Movement => b'M',
+        PhaseKind::Retreat => b'R',
+        PhaseKind::Adjustment => b'A',
+    });
+    out.push(b'"');
 }
 
 /// The contract's result words. The judge's `failed` has no word there: a convoy

@@ -577,25 +577,30 @@ pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
     if a.len().abs_diff(b.len()) > limit || b.len() >= MAX || a.len() >= MAX {
         return limit + 1;
     }
-    let mut prev = [0usize; MAX];
-    let mut cur = [0usize; MAX];
-    for (j, p) in prev.iter_mut().enumerate().take(b.len() + 1) {
-        *p = j;
+    // Rows of bytes (a distance below `MAX` fits), only `b.len() + 1` of them
+    // used: a suggestion compares a word with a hundred spellings.
+    let n = b.len();
+    let mut prev = [0u8; MAX];
+    let mut cur = [0u8; MAX];
+    for (j, p) in prev[..=n].iter_mut().enumerate() {
+        *p = j as u8;
     }
-    for i in 1..=a.len() {
-        cur[0] = i;
-        let mut row_min = cur[0];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            row_min = row_min.min(cur[j]);
+    for (i, &x) in a.iter().enumerate() {
+        let mut left = i as u8 + 1;
+        cur[0] = left;
+        let mut row_min = left;
+        for j in 0..n {
+            let cost = u8::from(x != b[j]);
+            left = (prev[j + 1] + 1).min(left + 1).min(prev[j] + cost);
+            cur[j + 1] = left;
+            row_min = row_min.min(left);
         }
-        if row_min > limit {
+        if usize::from(row_min) > limit {
             return limit + 1;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    usize::from(prev[n])
 }
 
 /// How far a misspelling may be from a word and still be suggested.
@@ -614,20 +619,61 @@ pub(crate) fn suggest_province(map: &Map, word: &str) -> Option<String> {
     if limit == 0 {
         return None;
     }
-    // Ties go to a spelling with the same first letter: people rarely miss that one.
+    let sp = map.spellings();
+    closest(sp, word, limit).map(|i| describe(map, sp[i].1))
+}
+
+/// The position in `sp` of the spelling closest to `word`, within `limit`
+/// edits: the least distance, then a spelling with the same first letter
+/// (people rarely miss that one), then the first in the list. Each spelling
+/// is measured only against the best so far: a later one must be strictly
+/// better to win, so the bound tightens as better ones are found.
+fn closest(sp: &Spellings, word: &str, limit: usize) -> Option<usize> {
     let first = word.as_bytes().first().copied();
-    let mut best: Option<((usize, bool), Location)> = None;
-    for (s, loc) in map.spellings() {
+    let word_letters = letters(word);
+    // (distance, first letter differs, position)
+    let mut best: Option<(usize, bool, usize)> = None;
+    for (i, (s, _)) in sp.iter().enumerate() {
         if s.len().abs_diff(word.len()) > limit {
             continue;
         }
-        let d = distance(word, s, limit);
-        let key = (d, s.as_bytes().first().copied() != first);
-        if d <= limit && best.is_none_or(|(bk, _)| key < bk) {
-            best = Some((key, *loc));
+        let differs = s.as_bytes().first().copied() != first;
+        let bound = match best {
+            None => limit,
+            // Equal distance wins only with the first letter where the best
+            // has it not.
+            Some((d, true, _)) if !differs => d,
+            // Nothing is closer than the same spelling.
+            Some((0, _, _)) => continue,
+            Some((d, _, _)) => d - 1,
+        };
+        if s.len().abs_diff(word.len()) > bound || absent(word_letters, s) > bound {
+            continue;
+        }
+        let d = distance(word, s, bound);
+        if d <= bound {
+            best = Some((d, differs, i));
         }
     }
-    best.map(|(_, l)| describe(map, l))
+    best.map(|(_, _, i)| i)
+}
+
+/// The bytes of `text`, as a set of 64 (each byte by its low six bits).
+#[inline]
+fn letters(text: &str) -> u64 {
+    text.bytes().fold(0, |set, b| set | 1 << (b & 63))
+}
+
+/// A lower bound of `distance(word, s)`, found without the table: each byte
+/// of either word that the other lacks costs at least one edit of its own.
+/// Counted by the sets of bytes (`letters`): a byte repeated counts once, and
+/// bytes sharing their low six bits count as alike, which only lowers it.
+#[inline]
+fn absent(word_letters: u64, s: &str) -> usize {
+    let s_letters = letters(s);
+    (s_letters & !word_letters)
+        .count_ones()
+        .max((word_letters & !s_letters).count_ones()) as usize
 }
 
 /// The closest of `keywords` (lower case) to `word`, upper-cased.
@@ -697,6 +743,121 @@ mod tests {
             bucket(sp, b'p').len(),
             sp.iter().filter(|(s, _)| s.starts_with('p')).count()
         );
+    }
+
+    /// The plain forms `distance` and `closest` replace: every cell of a
+    /// full-width table, every spelling measured against the limit.
+    fn distance_plain(a: &str, b: &str, limit: usize) -> usize {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        const MAX: usize = 48;
+        if a.len().abs_diff(b.len()) > limit || b.len() >= MAX || a.len() >= MAX {
+            return limit + 1;
+        }
+        let mut prev = [0usize; MAX];
+        let mut cur = [0usize; MAX];
+        for (j, p) in prev.iter_mut().enumerate().take(b.len() + 1) {
+            *p = j;
+        }
+        for i in 1..=a.len() {
+            cur[0] = i;
+            let mut row_min = cur[0];
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+                row_min = row_min.min(cur[j]);
+            }
+            if row_min > limit {
+                return limit + 1;
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        prev[b.len()]
+    }
+
+    fn suggest_plain(map: &Map, word: &str) -> Option<String> {
+        let limit = tolerance(word);
+        if limit == 0 {
+            return None;
+        }
+        let first = word.as_bytes().first().copied();
+        let mut best: Option<((usize, bool), Location)> = None;
+        for (s, loc) in map.spellings() {
+            if s.len().abs_diff(word.len()) > limit {
+                continue;
+            }
+            let d = distance_plain(word, s, limit);
+            let key = (d, s.as_bytes().first().copied() != first);
+            if d <= limit && best.is_none_or(|(bk, _)| key < bk) {
+                best = Some((key, *loc));
+            }
+        }
+        best.map(|(_, l)| describe(map, l))
+    }
+
+    /// Misspellings of every spelling (each letter dropped, doubled, changed,
+    /// swapped with the next), and pseudo-random words of 1 to 12 letters.
+    fn misspellings(map: &Map) -> Vec<String> {
+        let mut words = Vec::new();
+        for (s, _) in map.spellings() {
+            let b = s.as_bytes();
+            words.push(s.clone());
+            for i in 0..b.len() {
+                let mut w = b.to_vec();
+                w.remove(i);
+                words.push(String::from_utf8_lossy(&w).into_owned());
+                let mut w = b.to_vec();
+                w.insert(i, b[i]);
+                words.push(String::from_utf8_lossy(&w).into_owned());
+                for c in [b'a', b'e', b'x', b' '] {
+                    let mut w = b.to_vec();
+                    w[i] = c;
+                    words.push(String::from_utf8_lossy(&w).into_owned());
+                }
+                if i + 1 < b.len() {
+                    let mut w = b.to_vec();
+                    w.swap(i, i + 1);
+                    words.push(String::from_utf8_lossy(&w).into_owned());
+                }
+            }
+        }
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..5000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let len = 1 + (seed >> 59) as usize % 12;
+            let word: String = (0..len)
+                .map(|k| (b'a' + ((seed >> (k * 5)) % 26) as u8) as char)
+                .collect();
+            words.push(word);
+        }
+        words.extend(["xyz", "lodon", "mid atlantic", "stp/xc", "", "x"].map(String::from));
+        words
+    }
+
+    #[test]
+    fn suggestions_are_those_of_the_plain_search() {
+        let map = Map::standard();
+        let words = misspellings(map);
+        assert!(words.len() > 10_000);
+        let mut suggested = 0;
+        for w in &words {
+            let want = suggest_plain(map, w);
+            suggested += usize::from(want.is_some());
+            assert_eq!(suggest_province(map, w), want, "{w:?}");
+        }
+        assert!(suggested > 5_000, "{suggested}");
+        // The distance itself, on pairs of those words and every limit.
+        for (k, a) in words.iter().enumerate().step_by(7) {
+            let b = &words[(k * 31 + 5) % words.len()];
+            for limit in 0..5 {
+                assert_eq!(
+                    distance(a, b, limit),
+                    distance_plain(a, b, limit),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! Written onto a caller's buffer (`explain_into`): the JSON interface writes
 //! one for every failed order of every phase it is given.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use super::names::{power_name, write_unit_name};
 use crate::judge::{Position, Reason, Resolution, Verdict};
@@ -28,7 +28,23 @@ pub fn explain(
 
 /// `explain`, appended to `out`; `false` (and `out` as it was) when there is
 /// nothing to explain.
+#[inline]
 pub fn explain_into(
+    out: &mut String,
+    map: &Map,
+    before: &Position,
+    all: &[Resolution],
+    r: &Resolution,
+    text: &str,
+) -> bool {
+    // Most orders: done, and the unit stayed (nothing below applies).
+    if r.verdict == Verdict::Ok && !r.dislodged && r.reason != Reason::CivilDisorder {
+        return false;
+    }
+    explain_other(out, map, before, all, r, text)
+}
+
+fn explain_other(
     out: &mut String,
     map: &Map,
     before: &Position,
@@ -57,8 +73,7 @@ pub fn explain_into(
         match r.dislodged_by {
             Some(by) => {
                 out.push_str("; dislodged by ");
-                // Writing to a `String` cannot fail.
-                let _ = ctx.write_unit_at(out, by);
+                ctx.put_unit_at(out, by);
             }
             None => out.push_str("; dislodged"),
         }
@@ -66,12 +81,20 @@ pub fn explain_into(
     true
 }
 
-/// The unit that stood in a province, named (`Ctx::unit_at`).
-struct UnitAt<'c, 'a>(&'c Ctx<'a>, Province);
-
-impl fmt::Display for UnitAt<'_, '_> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        self.0.write_unit_at(f, self.1)
+/// `n` in decimal.
+fn number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let (mut n, mut at) = (n, digits.len());
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -102,9 +125,10 @@ impl Ctx<'_> {
         }
     }
 
-    /// `write_unit_at` for a `write!`.
-    fn unit_at(&self, p: Province) -> UnitAt<'_, '_> {
-        UnitAt(self, p)
+    /// `write_unit_at` onto a `String`.
+    fn put_unit_at(&self, out: &mut String, p: Province) {
+        // Writing to a `String` cannot fail.
+        let _ = self.write_unit_at(out, p);
     }
 
     fn failure(&self, out: &mut String, r: &Resolution, text: &str) {
@@ -120,7 +144,9 @@ impl Ctx<'_> {
         self.detail(out, r);
     }
 
-    /// `: ` and the reason, if there is one to give.
+    /// `: ` and the reason, if there is one to give. Written piece by piece,
+    /// without the formatting machinery: the JSON interface writes one for
+    /// every failed order of every phase it is given.
     fn detail(&self, out: &mut String, r: &Resolution) {
         if matches!(
             r.reason,
@@ -130,126 +156,125 @@ impl Ctx<'_> {
         }
         out.push_str(": ");
         let n = |p: Province| self.name(p);
-        // Writing to a `String` cannot fail.
-        let _ = match r.reason {
-            Reason::None | Reason::Unordered | Reason::LandRoute | Reason::Waived => Ok(()),
-            Reason::NoUnit { at } => write!(out, "there is no unit in {}", n(at)),
+        // Words, a place's name, words.
+        let around = |out: &mut String, before: &str, p: Province, after: &str| {
+            out.push_str(before);
+            out.push_str(n(p));
+            out.push_str(after);
+        };
+        // Words, the unit that stood in a province, words.
+        let unit = |out: &mut String, before: &str, p: Province, after: &str| {
+            out.push_str(before);
+            self.put_unit_at(out, p);
+            out.push_str(after);
+        };
+        match r.reason {
+            Reason::None | Reason::Unordered | Reason::LandRoute | Reason::Waived => {}
+            Reason::NoUnit { at } => around(out, "there is no unit in ", at, ""),
             Reason::ForeignUnit { owner } => {
-                write!(out, "the unit belongs to {}", power_name(self.map, owner))
+                out.push_str("the unit belongs to ");
+                out.push_str(&power_name(self.map, owner));
             }
-            Reason::Replaced => out.write_str("a later order to the same unit replaced it"),
+            Reason::Replaced => out.push_str("a later order to the same unit replaced it"),
             Reason::Conflicting => {
-                out.write_str("the unit had several different orders, so it held")
+                out.push_str("the unit had several different orders, so it held")
             }
-            Reason::WrongPhase => out.write_str("that kind of order is not given in this phase"),
+            Reason::WrongPhase => out.push_str("that kind of order is not given in this phase"),
             Reason::NotAdjacent { to } => match r.order.unit() {
-                Some(u) => write!(out, "{} does not border {}", n(to), n(u.province())),
-                None => write!(out, "{} does not border the unit", n(to)),
+                Some(u) => {
+                    around(out, "", to, " does not border ");
+                    out.push_str(n(u.province()));
+                }
+                None => around(out, "", to, " does not border the unit"),
             },
-            Reason::ArmyToSea { to } => write!(out, "an army cannot enter {}, a sea", n(to)),
+            Reason::ArmyToSea { to } => around(out, "an army cannot enter ", to, ", a sea"),
             Reason::FleetInland { to } => {
-                write!(out, "a fleet cannot enter {}, an inland province", n(to))
+                around(out, "a fleet cannot enter ", to, ", an inland province")
             }
-            Reason::Impassable { to } => write!(out, "no unit may enter {}", n(to)),
+            Reason::Impassable { to } => around(out, "no unit may enter ", to, ""),
             Reason::CoastUnreachable { to } => {
-                write!(out, "the fleet cannot reach that coast of {}", n(to))
+                around(out, "the fleet cannot reach that coast of ", to, "")
             }
-            Reason::CoastNeeded { to } => {
-                write!(
-                    out,
-                    "the fleet can reach two coasts of {} and the order names neither",
-                    n(to)
-                )
-            }
-            Reason::MoveToSelf => out.write_str("a unit cannot move to where it stands"),
-            Reason::SupportSelf => out.write_str("a unit cannot support itself"),
+            Reason::CoastNeeded { to } => around(
+                out,
+                "the fleet can reach two coasts of ",
+                to,
+                " and the order names neither",
+            ),
+            Reason::MoveToSelf => out.push_str("a unit cannot move to where it stands"),
+            Reason::SupportSelf => out.push_str("a unit cannot support itself"),
             Reason::SupportUnreachable { to } => {
-                write!(out, "the supporting unit cannot reach {}", n(to))
+                around(out, "the supporting unit cannot reach ", to, "")
             }
             Reason::SupportedMoveImpossible { to } => {
-                write!(out, "the supported unit cannot reach {}", n(to))
+                around(out, "the supported unit cannot reach ", to, "")
             }
-            Reason::NoSupportedUnit { at } => write!(out, "there is no unit in {}", n(at)),
-            Reason::ConvoyByArmy => out.write_str("only a fleet can convoy"),
-            Reason::ConvoyFromCoast => out.write_str("a fleet can convoy only from a sea"),
-            Reason::ConvoyOfFleet { at } => {
-                write!(
-                    out,
-                    "only an army can be convoyed, and {} holds a fleet",
-                    n(at)
-                )
-            }
-            Reason::ConvoyNotOnRoute => out.write_str("the fleet lies on no route for that move"),
-            Reason::WrongUnitKind => out.write_str("the order names the wrong type of unit"),
+            Reason::NoSupportedUnit { at } => around(out, "there is no unit in ", at, ""),
+            Reason::ConvoyByArmy => out.push_str("only a fleet can convoy"),
+            Reason::ConvoyFromCoast => out.push_str("a fleet can convoy only from a sea"),
+            Reason::ConvoyOfFleet { at } => around(
+                out,
+                "only an army can be convoyed, and ",
+                at,
+                " holds a fleet",
+            ),
+            Reason::ConvoyNotOnRoute => out.push_str("the fleet lies on no route for that move"),
+            Reason::WrongUnitKind => out.push_str("the order names the wrong type of unit"),
             Reason::SupportNotMatched { supported } => {
-                write!(
-                    out,
-                    "{} was not ordered to do that",
-                    self.unit_at(supported)
-                )
+                unit(out, "", supported, " was not ordered to do that")
             }
-            Reason::ConvoyOffNamedPath { army } => {
-                write!(
-                    out,
-                    "{} named its convoy path, and this fleet is not on it",
-                    self.unit_at(army)
-                )
-            }
+            Reason::ConvoyOffNamedPath { army } => unit(
+                out,
+                "",
+                army,
+                " named its convoy path, and this fleet is not on it",
+            ),
             Reason::ConvoyNotMatched { army } => {
-                write!(
-                    out,
-                    "{} was not ordered to make that move",
-                    self.unit_at(army)
-                )
+                unit(out, "", army, " was not ordered to make that move")
             }
             Reason::Bounced {
                 by,
                 strength,
                 opposing,
             } => {
-                let _ = write!(out, "{strength} against {opposing} (");
+                number(out, strength.into());
+                out.push_str(" against ");
+                number(out, opposing.into());
+                out.push_str(" (");
                 self.with_supports(out, by, &r.order);
-                out.write_char(')')
+                out.push(')');
             }
-            Reason::OwnUnit { at } => {
-                write!(
-                    out,
-                    "it would have dislodged its own side's {}",
-                    self.unit_at(at)
-                )
-            }
-            Reason::CutBy { by } => write!(out, "support cut by {}", self.unit_at(by)),
-            Reason::DisruptedBy { fleet } => {
-                write!(out, "the convoying {} was dislodged", self.unit_at(fleet))
-            }
-            Reason::NoConvoyRoute => out.write_str("no fleets were ordered to convoy it"),
+            Reason::OwnUnit { at } => unit(out, "it would have dislodged its own side's ", at, ""),
+            Reason::CutBy { by } => unit(out, "support cut by ", by, ""),
+            Reason::DisruptedBy { fleet } => unit(out, "the convoying ", fleet, " was dislodged"),
+            Reason::NoConvoyRoute => out.push_str("no fleets were ordered to convoy it"),
             Reason::Paradox => {
-                out.write_str("the convoy was caught in a paradox and the fleets held")
+                out.push_str("the convoy was caught in a paradox and the fleets held")
             }
-            Reason::RetreatClash { with } => write!(
+            Reason::RetreatClash { with } => unit(
                 out,
-                "{} retreated there too, and both were disbanded",
-                self.unit_at(with)
+                "",
+                with,
+                " retreated there too, and both were disbanded",
             ),
-            Reason::RetreatBlocked { to } => write!(out, "{} is not free to retreat into", n(to)),
-            Reason::NoRetreat => out.write_str("it had nowhere to retreat, and was disbanded"),
+            Reason::RetreatBlocked { to } => around(out, "", to, " is not free to retreat into"),
+            Reason::NoRetreat => out.push_str("it had nowhere to retreat, and was disbanded"),
             Reason::NotHomeCenter { at } => {
-                write!(out, "{} is not a home supply center of the builder", n(at))
+                around(out, "", at, " is not a home supply center of the builder")
             }
-            Reason::CenterNotOwned { at } => write!(out, "the builder does not own {} now", n(at)),
-            Reason::Occupied { at } => write!(out, "a unit already stands in {}", n(at)),
-            Reason::FleetBuildInland { at } => {
-                write!(
-                    out,
-                    "a fleet cannot be built in {}, an inland province",
-                    n(at)
-                )
-            }
-            Reason::ArmyBuildAtSea { at } => write!(out, "an army cannot be built in {}", n(at)),
-            Reason::NoBuildsLeft => out.write_str("no builds were left"),
-            Reason::NoRemovalsLeft => out.write_str("no more removals were due"),
-            Reason::CivilDisorder => out.write_str("removed by civil disorder"),
-        };
+            Reason::CenterNotOwned { at } => around(out, "the builder does not own ", at, " now"),
+            Reason::Occupied { at } => around(out, "a unit already stands in ", at, ""),
+            Reason::FleetBuildInland { at } => around(
+                out,
+                "a fleet cannot be built in ",
+                at,
+                ", an inland province",
+            ),
+            Reason::ArmyBuildAtSea { at } => around(out, "an army cannot be built in ", at, ""),
+            Reason::NoBuildsLeft => out.push_str("no builds were left"),
+            Reason::NoRemovalsLeft => out.push_str("no more removals were due"),
+            Reason::CivilDisorder => out.push_str("removed by civil disorder"),
+        }
     }
 
     /// `Army Paris supported by Army Marseilles and Fleet Gascony`: the unit that
@@ -257,7 +282,7 @@ impl Ctx<'_> {
     /// move's supports if it moved to the same place or against us head to head,
     /// its hold supports if it stayed; none if it tried to go elsewhere and failed.
     fn with_supports(&self, out: &mut String, by: Province, ours: &Order) {
-        let _ = self.write_unit_at(out, by);
+        self.put_unit_at(out, by);
         let (origin, dest) = match *ours {
             Order::Move { unit, to, .. } => (unit.province(), to.province),
             _ => return,
@@ -291,7 +316,7 @@ impl Ctx<'_> {
                 _ if i + 1 == count => " and ",
                 _ => ", ",
             });
-            let _ = self.write_unit_at(out, p);
+            self.put_unit_at(out, p);
         }
     }
 }
