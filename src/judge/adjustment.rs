@@ -56,6 +56,9 @@ pub(super) fn adjudicate<A: Allegiance + ?Sized>(
             }
         }
         let owed = need.min(0).unsigned_abs() as usize;
+        if owed == 0 {
+            continue;
+        }
         for unit in removal_order(map, rules, &after, power)
             .into_iter()
             .take(owed)
@@ -249,9 +252,13 @@ pub fn removal_order(map: &Map, rules: &Rules, position: &Position, power: Power
         db.cmp(da)
             .then((a.kind == UnitKind::Army).cmp(&(b.kind == UnitKind::Army)))
             .then_with(|| {
-                let na = map.name(a.location.province).to_lowercase();
-                let nb = map.name(b.location.province).to_lowercase();
-                na.cmp(&nb)
+                // As the lower-case names compare, without making them.
+                let lower = |u: &Unit| {
+                    map.name(u.location.province)
+                        .chars()
+                        .flat_map(char::to_lowercase)
+                };
+                lower(a).cmp(lower(b))
             })
     });
     units.into_iter().map(|(_, u)| u).collect()
