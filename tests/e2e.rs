@@ -1914,7 +1914,8 @@ async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
     let told = mail_text(&stack, england, "France resigned", "has resigned").await;
     assert!(told.contains(&format!("SIGNON F{GAME}")), "{told}");
 
-    // The player comes back by signing on to the empty power: all are told.
+    // The player comes back by signing on to the empty power: all are told
+    // it is a return (njudge: "has returned as France").
     let (f, e) = (count(france), count(england));
     let back = format!("SIGNON F{GAME} pw-back\n");
     send_all(
@@ -1930,9 +1931,9 @@ async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
     legate_once(&config, minutes(15));
     stack.wait_delivered(france, f + 1).await;
     stack.wait_delivered(england, e + 1).await;
-    let told = mail_text(&stack, england, "France taken over", "signed on").await;
+    let told = mail_text(&stack, england, "France player returned", "signed on again").await;
     assert!(told.contains(france), "{told}");
-    let reply = mail_text(&stack, france, "back", "taken it over").await;
+    let reply = mail_text(&stack, france, "back", "You have returned as France").await;
     assert!(reply.contains("France"), "{reply}");
 
     // England writes `PRESS +g`: Germany reads it, France does not.
