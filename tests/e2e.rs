@@ -593,9 +593,10 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
     assert_eq!(first.delivery.sent, 0, "{first:?}");
     let queued = first.delivery.postponed;
     // A reply to each of the eight, the master and the players already in
-    // the game told of each of the seven sign-ons (7 + 0 + 1 + ... + 6), and
-    // the start announcement to all eight.
-    assert_eq!(queued, 8 + 7 + 21 + 8, "{first:?}");
+    // the game told of each of the seven sign-ons (7 + 0 + 1 + ... + 6), the
+    // master told of each of the seven preference lists, and the start
+    // announcement to all eight.
+    assert_eq!(queued, 8 + 7 + 21 + 7 + 8, "{first:?}");
     // Not yet due again: nothing is tried.
     let early = run_once(&config, t0 + chrono::Duration::seconds(5))
         .await
@@ -617,13 +618,14 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
         .expect("pass");
     assert_eq!(again.delivery.sent, 0, "{again:?}");
 
-    // The master has a notice of each of the seven sign-ons; each player one
-    // of every sign-on after theirs (they joined in the order of POWERS).
+    // The master has a notice of each of the seven sign-ons and of each
+    // preference list; each player one of every sign-on after theirs (they
+    // joined in the order of POWERS).
     let notices = |address: &str| match POWERS.iter().position(|p| p.1 == address) {
         Some(k) => POWERS.len() - 1 - k,
-        None => 7,
+        None => 14,
     };
-    stack.wait_delivered(MASTER, 9).await;
+    stack.wait_delivered(MASTER, 16).await;
     for (_, address) in POWERS {
         stack.wait_delivered(address, 2 + notices(address)).await;
     }
