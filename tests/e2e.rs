@@ -593,9 +593,10 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
     assert_eq!(first.delivery.sent, 0, "{first:?}");
     let queued = first.delivery.postponed;
     // A reply to each of the eight, the master and the players already in
-    // the game told of each of the seven sign-ons (7 + 0 + 1 + ... + 6), and
-    // the start announcement to all eight.
-    assert_eq!(queued, 8 + 7 + 21 + 8, "{first:?}");
+    // the game told of each of the seven sign-ons (7 + 0 + 1 + ... + 6), the
+    // master told of each of the seven preference lists, and the start
+    // announcement to all eight.
+    assert_eq!(queued, 8 + 7 + 21 + 7 + 8, "{first:?}");
     // Not yet due again: nothing is tried.
     let early = run_once(&config, t0 + chrono::Duration::seconds(5))
         .await
@@ -617,13 +618,14 @@ async fn mail_queued_while_postfix_is_down_is_delivered_once() {
         .expect("pass");
     assert_eq!(again.delivery.sent, 0, "{again:?}");
 
-    // The master has a notice of each of the seven sign-ons; each player one
-    // of every sign-on after theirs (they joined in the order of POWERS).
+    // The master has a notice of each of the seven sign-ons and of each
+    // preference list; each player one of every sign-on after theirs (they
+    // joined in the order of POWERS).
     let notices = |address: &str| match POWERS.iter().position(|p| p.1 == address) {
         Some(k) => POWERS.len() - 1 - k,
-        None => 7,
+        None => 14,
     };
-    stack.wait_delivered(MASTER, 9).await;
+    stack.wait_delivered(MASTER, 16).await;
     for (_, address) in POWERS {
         stack.wait_delivered(address, 2 + notices(address)).await;
     }
@@ -1914,7 +1916,8 @@ async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
     let told = mail_text(&stack, england, "France resigned", "has resigned").await;
     assert!(told.contains(&format!("SIGNON F{GAME}")), "{told}");
 
-    // The player comes back by signing on to the empty power: all are told.
+    // The player comes back by signing on to the empty power: all are told
+    // it is a return (njudge: "has returned as France").
     let (f, e) = (count(france), count(england));
     let back = format!("SIGNON F{GAME} pw-back\n");
     send_all(
@@ -1930,9 +1933,9 @@ async fn a_resignation_a_take_over_and_initials_press_reach_every_mailbox() {
     legate_once(&config, minutes(15));
     stack.wait_delivered(france, f + 1).await;
     stack.wait_delivered(england, e + 1).await;
-    let told = mail_text(&stack, england, "France taken over", "signed on").await;
+    let told = mail_text(&stack, england, "France player returned", "signed on again").await;
     assert!(told.contains(france), "{told}");
-    let reply = mail_text(&stack, france, "back", "taken it over").await;
+    let reply = mail_text(&stack, france, "back", "You have returned as France").await;
     assert!(reply.contains("France"), "{reply}");
 
     // England writes `PRESS +g`: Germany reads it, France does not.

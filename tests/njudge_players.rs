@@ -160,6 +160,36 @@ fn a_resigned_player_comes_back_but_no_player_takes_a_second_power() {
 }
 
 #[test]
+fn a_player_who_resigned_returns_unless_someone_else_played_the_power_since() {
+    let mut table = table();
+    let old = table.players["France"].clone();
+    let german = table.players["Germany"].clone();
+    no_errors(from(&mut table, "France", "RESIGN"));
+    // njudge: "has returned as France", not a take-over.
+    let since = table.outbox().len();
+    let a = no_errors(table.mail(&old, "SIGNON Fhabits back-again\n"));
+    assert_says(&a.reply_body, &["You have returned as France in habits"]);
+    assert_says(
+        &mails(&mut table, &german, "France player returned", since).join("\n"),
+        &[&format!("{old}, who resigned France, has signed on again")],
+    );
+    assert!(mails(&mut table, &german, "taken over", since).is_empty());
+    // Resigned again; another player takes France and resigns in turn: the
+    // first player now takes over a power someone else has played.
+    no_errors(table.mail(&old, "SIGNON Fhabits back-again\nRESIGN\n"));
+    let new = "newcomer@players.test";
+    no_errors(table.mail(new, "SIGNON Fhabits pw-new1\n"));
+    no_errors(table.mail(new, "SIGNON Fhabits pw-new1\nRESIGN\n"));
+    let since = table.outbox().len();
+    let a = no_errors(table.mail(&old, "SIGNON Fhabits third-time\n"));
+    assert_says(&a.reply_body, &["you have taken it over"]);
+    assert_eq!(
+        mails(&mut table, &german, "France taken over", since).len(),
+        1
+    );
+}
+
+#[test]
 fn watch_observes_and_the_master_and_players_are_told() {
     let mut table = table();
     let since = table.outbox().len();

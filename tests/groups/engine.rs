@@ -39,6 +39,8 @@ mod masters_engine;
 mod njudge_master;
 #[path = "../njudge_players.rs"]
 mod njudge_players;
+#[path = "../njudge_regression.rs"]
+mod njudge_regression;
 #[path = "../real_mail.rs"]
 mod real_mail;
 #[path = "../report_render_cli.rs"]

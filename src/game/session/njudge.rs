@@ -11,7 +11,7 @@ use crate::game::advance;
 use crate::game::model::{Role, Status};
 use crate::game::request::Request;
 use crate::game::variants::{self, Variant};
-use crate::store::GameStatus;
+use crate::store::{GameId, GameStatus, Tx};
 
 /// Why a game does not fit an option named after the variant on `SIGNON`
 /// (`SIGNON ?game pw standard gunboat`), in the words `CREATE` takes; `None`:
@@ -243,6 +243,7 @@ impl Session<'_, '_, '_> {
             advance::schedule(map, &mut g.state, now)?;
         }
         let (id, state) = (g.row.id, g.state.clone());
+        let returning = old.is_empty() && resigned_last(self.work.tx, id, power, &sender)?;
         self.work.event(
             Some(id),
             "member.took_over",
@@ -261,11 +262,21 @@ impl Session<'_, '_, '_> {
                 false,
             );
         }
-        self.notify_game(
-            key,
-            &format!("{power} taken over"),
-            &format!("{power} was without a player; {sender} has signed on and now plays it.\n"),
-        )?;
+        if returning {
+            self.notify_game(
+                key,
+                &format!("{power} player returned"),
+                &format!("{sender}, who resigned {power}, has signed on again and plays it.\n"),
+            )?;
+        } else {
+            self.notify_game(
+                key,
+                &format!("{power} taken over"),
+                &format!(
+                    "{power} was without a player; {sender} has signed on and now plays it.\n"
+                ),
+            )?;
+        }
         // No password was checked: the mail proves nothing of the sender's
         // address, so it changes no account (see `account_change_refusal`).
         self.context = Some(Context {
@@ -273,11 +284,15 @@ impl Session<'_, '_, '_> {
             who: Who::Power(power.to_string()),
         });
         self.target = None;
+        let how = if returning {
+            format!("You have returned as {power} in {name}")
+        } else {
+            format!("{power} in {name} had no player: you have taken it over")
+        };
         self.ok(
             text,
             format!(
-                "{power} in {name} had no player: you have taken it over, with the password \
-                 you gave. The deadline is new; LIST shows the board."
+                "{how}, with the password you gave. The deadline is new; LIST shows the board."
             ),
         );
         Ok(true)
@@ -464,4 +479,28 @@ impl Session<'_, '_, '_> {
              judge; BROADCAST sends the message to everyone now",
         );
     }
+}
+
+/// True when the newest change of `power`'s seat in the game was `address`
+/// resigning it: that player signing on now returns (njudge: "has returned
+/// as France"), where anyone else takes the power over.
+fn resigned_last(
+    tx: &Tx<'_>,
+    game: GameId,
+    power: &str,
+    address: &str,
+) -> Result<bool, EngineError> {
+    let newest = tx.game_events(game)?.into_iter().rev().find_map(|e| {
+        if e.kind != "member.resigned" && e.kind != "member.took_over" {
+            return None;
+        }
+        let detail: serde_json::Value = serde_json::from_str(&e.detail).ok()?;
+        (detail["power"] == power).then_some((e.kind, detail))
+    });
+    Ok(newest.is_some_and(|(kind, detail)| {
+        kind == "member.resigned"
+            && detail["address"]
+                .as_str()
+                .is_some_and(|a| a.eq_ignore_ascii_case(address))
+    }))
 }

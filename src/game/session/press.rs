@@ -34,7 +34,7 @@ impl Session<'_, '_, '_> {
                 match g.variant.press_author(&g.state, &self.sender) {
                     Some(author) => Some(author),
                     None => {
-                        self.fail(line, text, "only the powers and the master may send press");
+                        self.fail(line, text, no_press_from(&ctx.who));
                         return Ok(());
                     }
                 }
@@ -238,5 +238,18 @@ fn audience_words(to: &PressTarget, powers: &[String]) -> String {
         PressTarget::Master => "the master".to_string(),
         PressTarget::Observers => "the observers".to_string(),
         _ => powers.join(", "),
+    }
+}
+
+/// Why a member who plays no power may not send this press; an observer is
+/// told what they may send (njudge's observers broadcast; here they write to
+/// the master only: `docs/rulings.md`, "njudge habits: players", rule 9).
+fn no_press_from(who: &Who) -> &'static str {
+    match who {
+        Who::Observer => {
+            "only the powers and the master may send press; an observer may write to the \
+             master alone, with PRESS TO M"
+        }
+        _ => "only the powers and the master may send press",
     }
 }

@@ -479,6 +479,7 @@ impl Session<'_, '_, '_> {
             .collect::<Vec<_>>()
             .join(", ");
         self.record_preference(&key, clean, false);
+        self.tell_masters_preferences(&key)?;
         if shown.is_empty() {
             self.ok(
                 text,
@@ -524,6 +525,7 @@ impl Session<'_, '_, '_> {
             ),
         };
         self.record_preference(&key, Vec::new(), true);
+        self.tell_masters_preferences(&key)?;
         self.ok(text, answer);
         Ok(())
     }
@@ -546,6 +548,31 @@ impl Session<'_, '_, '_> {
             return None;
         }
         Some(ctx.key)
+    }
+
+    /// njudge tells the Master of each change of a preference list, with
+    /// every player's list as it now stands (the Master settles disputes
+    /// about who got which power).
+    fn tell_masters_preferences(&mut self, key: &str) -> Result<(), EngineError> {
+        let mut body = format!(
+            "{} changed their preference list. The lists are now:\n",
+            self.sender
+        );
+        for m in self.work.game(key).state.players() {
+            let list = if m.any_power {
+                "any power, drawn by lot".to_string()
+            } else if m.preferences.is_empty() {
+                "none (takes what is left)".to_string()
+            } else {
+                m.preferences
+                    .iter()
+                    .map(|g| g.join("="))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            body.push_str(&format!("  {:<30} {list}\n", m.address));
+        }
+        self.notify_masters(key, "preference list", &body)
     }
 
     fn record_preference(&mut self, key: &str, lists: Vec<Vec<String>>, any_power: bool) {
@@ -614,11 +641,18 @@ impl Session<'_, '_, '_> {
             return Ok(());
         };
         let g = self.work.game_mut(&key);
-        let name = g.state.name.clone();
+        let (name, id) = (g.state.name.clone(), g.row.id);
         g.state
             .members
             .retain(|m| !(m.role == Role::Player && m.power.as_deref() == Some(power.as_str())));
         self.context = None;
+        // Kept so that the same player signing on again is told as a return.
+        let sender = self.sender.clone();
+        self.work.event(
+            Some(id),
+            "member.resigned",
+            json!({ "power": power, "address": sender }),
+        )?;
         let who = match advance::replace_with_standby(self.work, &key, &power)? {
             Some(a) => format!("{a} takes it over from the stand-by list"),
             None => {
