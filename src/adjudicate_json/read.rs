@@ -431,12 +431,7 @@ impl Reader<'_> {
     }
 
     fn homes<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<ProvinceSet>, InputError> {
-        let mut homes: Vec<ProvinceSet> = self
-            .map
-            .powers()
-            .iter()
-            .map(|info| info.home_centers.iter().copied().collect())
-            .collect();
+        let mut homes = self.places.homes.clone();
         for (key, power, items) in self.per_power("home_centers", value)? {
             let mut set = ProvinceSet::EMPTY;
             for (i, item) in items.iter().enumerate() {
