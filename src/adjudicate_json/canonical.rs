@@ -212,7 +212,7 @@ impl Words<'_> {
                 b'F' | b'f' => UnitKind::Fleet,
                 _ => return None,
             };
-            Some(UnitSpec::new(kind, self.short_place(text, at)?))
+            Some(UnitSpec::new(kind, self.short_place(b, at)?))
         };
         let order = match (b.len(), b.get(6)) {
             (7, Some(b'H' | b'h')) if spaces(&[1, 5]) => Order::Hold {
@@ -227,7 +227,7 @@ impl Words<'_> {
             }
             (11, Some(b'-')) if spaces(&[1, 5, 7]) => Order::Move {
                 unit: unit(b[0], 2)?,
-                to: self.short_place(text, 8)?,
+                to: self.short_place(b, 8)?,
                 via_convoy: false,
             },
             (13, Some(b'S' | b's')) if spaces(&[1, 5, 7, 9]) => Order::SupportHold {
@@ -236,7 +236,7 @@ impl Words<'_> {
             },
             (19, Some(&verb)) if spaces(&[1, 5, 7, 9, 13, 15]) && b[14] == b'-' => {
                 let (own, other) = (unit(b[0], 2)?, unit(b[8], 10)?);
-                let to = self.short_place(text, 16)?;
+                let to = self.short_place(b, 16)?;
                 match verb {
                     b'S' | b's' => Order::SupportMove {
                         unit: own,
@@ -258,8 +258,11 @@ impl Words<'_> {
 
     /// The three-letter code at `at`, if it names a place that needs no coast.
     #[inline]
-    fn short_place(&self, text: &str, at: usize) -> Option<Location> {
-        let loc = self.places.code(text.get(at..at + 3)?)?;
+    fn short_place(&self, text: &[u8], at: usize) -> Option<Location> {
+        let &[a, b, c] = text.get(at..at + 3)? else {
+            return None;
+        };
+        let loc = self.places.code3([a, b, c])?;
         (!self.needs_coast(loc)).then_some(loc)
     }
 
@@ -308,36 +311,15 @@ mod tests {
         };
         let (mut taken, mut texts) = (0, 0);
         for _ in 0..200_000 {
-            let mut pick = |list: &[&str]| list[next(list.len())].to_string();
-            let code = |k: usize| codes[k].clone();
+            let (l1, l2) = (letters[next(letters.len())], letters[next(letters.len())]);
+            let (v1, v2) = (verbs[next(verbs.len())], verbs[next(verbs.len())]);
             let (u, v, w) = (next(codes.len()), next(codes.len()), next(codes.len()));
+            let (u, v, w) = (&codes[u], &codes[v], &codes[w]);
             let text = match next(5) {
-                0 => format!("{} {} {}", pick(&letters), code(u), pick(&verbs)),
-                1 => format!(
-                    "{} {} {} {}",
-                    pick(&letters),
-                    code(u),
-                    pick(&verbs),
-                    code(v)
-                ),
-                2 => format!(
-                    "{} {} {} {} {}",
-                    pick(&letters),
-                    code(u),
-                    pick(&verbs),
-                    pick(&letters),
-                    code(v)
-                ),
-                _ => format!(
-                    "{} {} {} {} {} {} {}",
-                    pick(&letters),
-                    code(u),
-                    pick(&verbs),
-                    pick(&letters),
-                    code(v),
-                    pick(&verbs),
-                    code(w)
-                ),
+                0 => format!("{l1} {u} {v1}"),
+                1 => format!("{l1} {u} {v1} {v}"),
+                2 => format!("{l1} {u} {v1} {l2} {v}"),
+                _ => format!("{l1} {u} {v1} {l2} {v} {v2} {w}"),
             };
             for kind in [
                 PhaseKind::Movement,

@@ -246,6 +246,14 @@ impl Places {
         }
     }
 
+    /// `code` for a province's three letters (`PAR`, `par`), without
+    /// the checks of a text's length and of a coast.
+    #[inline]
+    pub fn code3(&self, letters: [u8; 3]) -> Option<Location> {
+        let i = *self.by_letters.get(slot(&letters)?)? as usize;
+        self.codes.get(i.checked_sub(1)?)?.0
+    }
+
     /// What `Map::lookup` reads `text` as, codes and names first.
     #[inline]
     pub fn lookup(&self, map: &Map, text: &str) -> Option<Location> {
