@@ -247,11 +247,30 @@ impl<'a> Scanner<'a> {
     /// `[ "A PAR", ... ]` onto `strings`; the range taken.
     fn strings(&mut self) -> Scan<Range<usize>> {
         let start = self.doc.strings.len();
-        self.items(b'[', b']', |s| {
-            let text = s.string()?;
-            s.doc.strings.push(text);
-            Some(())
-        })?;
+        self.expect(b'[')?;
+        if !self.take(b']') {
+            loop {
+                let text = self.string()?;
+                self.doc.strings.push(text);
+                // `", "` or `","` between strings, as programs write them,
+                // taken at once; any other white space as `items` takes it.
+                let b = self.text.as_bytes();
+                match (b.get(self.at), b.get(self.at + 1)) {
+                    (Some(b','), Some(b' ')) => self.at += 2,
+                    (Some(b','), _) => self.at += 1,
+                    (Some(b']'), _) => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => {
+                        if self.take(b']') {
+                            break;
+                        }
+                        self.expect(b',')?;
+                    }
+                }
+            }
+        }
         Some(start..self.doc.strings.len())
     }
 

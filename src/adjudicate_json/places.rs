@@ -10,7 +10,7 @@
 //! Powers likewise: their names and adjectives as the map writes them, and the
 //! names in upper and lower case.
 
-use crate::map::{Coast, Location, Map, Power, Province, UnitKind};
+use crate::map::{Coast, Location, Map, Power, Province, ProvinceSet, UnitKind};
 
 /// Three upper-case letters: 26³ slots.
 const SLOTS: usize = 26 * 26 * 26;
@@ -33,9 +33,16 @@ pub struct Places {
     /// Provinces' names as the map writes them, with what `Map::lookup` reads
     /// them as, sorted by name.
     names: Vec<(Box<str>, Location)>,
+    /// Per `spelling_slot`: the place in `names` + 1 of its one name; 0 for
+    /// none, `SEVERAL` when names share the slot (then the sorted list is
+    /// searched).
+    name_slots: Vec<u8>,
     /// Powers as the map writes them (name, adjective, name in upper and in
     /// lower case), with what `Map::power` reads them as.
     powers: Vec<(Box<str>, Power)>,
+    /// Per power: its home centers on the map (a document's `home_centers`
+    /// replaces them power by power).
+    pub homes: Vec<ProvinceSet>,
     /// Per `power_slot`: the place in `powers` + 1 of its one spelling; 0 for
     /// none, `SEVERAL` when spellings share the slot.
     power_slots: Vec<u8>,
@@ -47,8 +54,9 @@ const SEVERAL: u8 = u8::MAX;
 /// Slots of `power_slots`.
 const POWER_SLOTS: usize = 1024;
 
-/// A slot for a power's spelling, from its length and its first, second and
-/// last bytes (`FRANCE`, `France` and `French` differ there).
+/// A slot for a power's spelling or a province's name, from its length and
+/// its first, second and last bytes (`FRANCE`, `France` and `French` differ
+/// there).
 #[inline]
 fn power_slot(name: &[u8]) -> Option<usize> {
     let (&first, &last) = (name.first()?, name.last()?);
@@ -99,7 +107,13 @@ impl Places {
             unit_json: Vec::with_capacity(map.province_count()),
             coast_json: Vec::with_capacity(map.province_count()),
             names: Vec::new(),
+            name_slots: vec![0; POWER_SLOTS],
             powers: Vec::new(),
+            homes: map
+                .powers()
+                .iter()
+                .map(|info| info.home_centers.iter().copied().collect())
+                .collect(),
             power_slots: vec![0; POWER_SLOTS],
         };
         // Upper-case names first: the contract's spelling.
@@ -177,6 +191,17 @@ impl Places {
         }
         places.names.sort();
         places.names.dedup_by(|a, b| a.0 == b.0);
+        for (i, (name, _)) in places.names.iter().enumerate() {
+            let Some(slot) = power_slot(name.as_bytes()) else {
+                continue;
+            };
+            let entry = &mut places.name_slots[slot];
+            // Names are unique after `dedup_by`: a slot taken twice is shared.
+            *entry = match *entry {
+                0 if i + 1 < usize::from(SEVERAL) => (i + 1) as u8,
+                _ => SEVERAL,
+            };
+        }
         places
     }
 
@@ -221,18 +246,43 @@ impl Places {
         }
     }
 
+    /// `code` for a province's three letters (`PAR`, `par`), without
+    /// the checks of a text's length and of a coast.
+    #[inline]
+    pub fn code3(&self, letters: [u8; 3]) -> Option<Location> {
+        let i = *self.by_letters.get(slot(&letters)?)? as usize;
+        self.codes.get(i.checked_sub(1)?)?.0
+    }
+
     /// What `Map::lookup` reads `text` as, codes and names first.
     #[inline]
     pub fn lookup(&self, map: &Map, text: &str) -> Option<Location> {
         self.code(text)
-            .or_else(|| {
-                let i = self.names.binary_search_by(|(n, _)| (**n).cmp(text)).ok()?;
-                Some(self.names[i].1)
-            })
+            .or_else(|| self.name(text))
             .or_else(|| map.lookup(text))
     }
 
+    /// A province's name as the map writes it (`Paris`): found by its slot,
+    /// or searched for when its slot is shared.
+    #[inline]
+    fn name(&self, text: &str) -> Option<Location> {
+        let bytes = text.as_bytes();
+        match self.name_slots.get(power_slot(bytes)?) {
+            Some(0) | None => None,
+            Some(&i) if i != SEVERAL => self
+                .names
+                .get(usize::from(i) - 1)
+                .filter(|(name, _)| same(name.as_bytes(), bytes))
+                .map(|&(_, loc)| loc),
+            _ => {
+                let i = self.names.binary_search_by(|(n, _)| (**n).cmp(text)).ok()?;
+                Some(self.names[i].1)
+            }
+        }
+    }
+
     /// `loc`'s code as a JSON string, when the table has it.
+    #[inline]
     fn known(&self, loc: Location) -> Option<&str> {
         let p = loc.province.0 as usize;
         let text = match loc.coast {
@@ -243,6 +293,7 @@ impl Places {
     }
 
     /// `loc` as `Map::location_code` writes it, as a JSON string.
+    #[inline]
     pub fn write(&self, map: &Map, out: &mut Vec<u8>, loc: Location) {
         match self.known(loc) {
             Some(text) => out.extend_from_slice(text.as_bytes()),
@@ -261,6 +312,7 @@ impl Places {
 
     /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
     /// the escaped code follows `"A `.
+    #[inline]
     pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
         if loc.coast.is_none()
             && let Some(units) = self.unit_json.get(loc.province.0 as usize)
@@ -286,6 +338,7 @@ impl Places {
     }
 
     /// The province `p` as a JSON string.
+    #[inline]
     pub fn write_province(&self, map: &Map, out: &mut Vec<u8>, p: Province) {
         self.write(map, out, p.into());
     }

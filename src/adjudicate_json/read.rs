@@ -280,7 +280,8 @@ impl Reader<'_> {
     /// A supply center, spelled `text`.
     fn center(&self, text: &str) -> Result<Province, String> {
         // A code of a center, as the contract writes it.
-        if let Some(loc) = self.places.code(text)
+        if let &[a, b, c] = text.as_bytes()
+            && let Some(loc) = self.places.code3([a, b, c])
             && loc.coast.is_none()
             && self.map.is_supply_center(loc.province)
         {
@@ -357,7 +358,10 @@ impl Reader<'_> {
             [b'F' | b'f', b' ', ..] => UnitKind::Fleet,
             _ => return None,
         };
-        let location = self.places.code(text.get(2..)?)?;
+        let location = match *text.as_bytes() {
+            [_, _, a, b, c] => self.places.code3([a, b, c])?,
+            _ => self.places.code(text.get(2..)?)?,
+        };
         self.map.can_stand(kind, location).then_some(Unit {
             power,
             kind,
@@ -431,12 +435,7 @@ impl Reader<'_> {
     }
 
     fn homes<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<ProvinceSet>, InputError> {
-        let mut homes: Vec<ProvinceSet> = self
-            .map
-            .powers()
-            .iter()
-            .map(|info| info.home_centers.iter().copied().collect())
-            .collect();
+        let mut homes = self.places.homes.clone();
         for (key, power, items) in self.per_power("home_centers", value)? {
             let mut set = ProvinceSet::EMPTY;
             for (i, item) in items.iter().enumerate() {

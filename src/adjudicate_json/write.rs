@@ -374,6 +374,7 @@ impl Writer<'_> {
     }
 
     /// `"A PAR"`
+    #[inline]
     fn unit(&self, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
         self.places.write_unit(self.map, out, kind, loc);
     }
