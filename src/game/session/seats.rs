@@ -478,8 +478,7 @@ impl Session<'_, '_, '_> {
             .map(|g| g.join("="))
             .collect::<Vec<_>>()
             .join(", ");
-        self.record_preference(&key, clean, false);
-        self.tell_masters_preferences(&key)?;
+        self.record_preference(&key, clean, false)?;
         if shown.is_empty() {
             self.ok(
                 text,
@@ -524,8 +523,7 @@ impl Session<'_, '_, '_> {
                  are read."
             ),
         };
-        self.record_preference(&key, Vec::new(), true);
-        self.tell_masters_preferences(&key)?;
+        self.record_preference(&key, Vec::new(), true)?;
         self.ok(text, answer);
         Ok(())
     }
@@ -575,7 +573,13 @@ impl Session<'_, '_, '_> {
         self.notify_masters(key, "preference list", &body)
     }
 
-    fn record_preference(&mut self, key: &str, lists: Vec<Vec<String>>, any_power: bool) {
+    /// Records the sender's lists (or "any power") and tells the masters.
+    fn record_preference(
+        &mut self,
+        key: &str,
+        lists: Vec<Vec<String>>,
+        any_power: bool,
+    ) -> Result<(), EngineError> {
         let sender = self.sender.clone();
         let g = self.work.game_mut(key);
         if let Some(m) = g
@@ -587,6 +591,7 @@ impl Session<'_, '_, '_> {
             m.preferences = lists;
             m.any_power = any_power;
         }
+        self.tell_masters_preferences(key)
     }
 
     pub(super) fn set_timezone(
