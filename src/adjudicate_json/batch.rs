@@ -6,10 +6,10 @@ use std::cell::RefCell;
 use serde_json::Value;
 
 use super::InputError;
-use super::doc::Doc;
 use super::places::Places;
-use super::read::{OrderReader, Source, read};
+use super::read::{OrderReader, read};
 use super::write::{Keys, Scratch, Writer};
+use super::{Request, plain};
 use crate::judge::{Countries, Rules, adjudicate};
 use crate::map::Map;
 
@@ -42,20 +42,23 @@ impl<'m> Batch<'m> {
     /// Adjudicates the document `text` and appends its result, as one line of
     /// JSON without the newline, to `out`. On an error `out` is as it was.
     pub fn adjudicate(&self, text: &str, out: &mut Vec<u8>) -> Result<(), InputError> {
-        if let Some(doc) = Doc::parse(text) {
-            return self.run(&doc, out);
+        if let Some(request) = plain::read(self.map, &self.places, text, self.parse) {
+            self.write(&request, out);
+            return Ok(());
         }
-        // Not of the expected shape: the `Value` reader names the defect (or
-        // reads what the scanner leaves to it: an escape, a key given twice).
+        // Not a plain document: the `Value` reader reads it or names its
+        // defect.
         let value: Value = serde_json::from_str(text).map_err(|e| InputError {
             field: "document".into(),
             message: format!("not valid JSON: {e}"),
         })?;
-        self.run(&value, out)
+        let request = read(self.map, &self.places, &value, self.parse)?;
+        self.write(&request, out);
+        Ok(())
     }
 
-    fn run<'s, S: Source<'s>>(&self, doc: &'s S, out: &mut Vec<u8>) -> Result<(), InputError> {
-        let request = read(self.map, &self.places, doc, self.parse)?;
+    /// Adjudicates `request` and appends its result to `out`.
+    fn write(&self, request: &Request, out: &mut Vec<u8>) {
         let done = adjudicate(
             self.map,
             &self.rules,
@@ -69,9 +72,8 @@ impl<'m> Batch<'m> {
             keys: &self.keys,
         };
         match self.scratch.try_borrow_mut() {
-            Ok(mut scratch) => writer.result(out, &mut scratch, &self.rules, &request, &done),
-            Err(_) => writer.result(out, &mut Scratch::default(), &self.rules, &request, &done),
+            Ok(mut scratch) => writer.result(out, &mut scratch, &self.rules, request, &done),
+            Err(_) => writer.result(out, &mut Scratch::default(), &self.rules, request, &done),
         }
-        Ok(())
     }
 }

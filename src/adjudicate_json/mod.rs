@@ -7,17 +7,17 @@
 //! `units.FRANCE[1]: unknown province "XYZ"`. An order text the grammar cannot
 //! read is not a defect of the document: it is an order that fails (`void`).
 //!
-//! The way through, as fast as the judge it wraps: the document scanned for
-//! its fixed shape into strings borrowed from its text (`doc`), places found by their
-//! codes (`places`), orders spelled as the contract spells them read without
-//! the grammar (`canonical`), the result written straight into one buffer
-//! (`write`). A document of another shape is read again as a
-//! `serde_json::Value`, by the same reader, which names its first defect.
+//! The way through, as fast as the judge it wraps: a document of the usual
+//! shape scanned from its text straight into the request (`plain`), places
+//! found by their codes (`places`), orders spelled as the contract spells them
+//! read without the grammar (`canonical`), the result written straight into one
+//! buffer (`write`). Any other document is read as a `serde_json::Value`
+//! (`read`), which names its first defect; both read each item alike.
 
 mod batch;
 mod canonical;
-mod doc;
 mod places;
+mod plain;
 mod read;
 #[cfg(test)]
 mod tests;

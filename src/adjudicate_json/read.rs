@@ -1,14 +1,14 @@
 //! Reading a position document, field by field, with the path of every defect.
 //!
-//! One reader, two sources: the scanned strings of a well-formed line (`doc.rs`,
-//! the fast way) and a `serde_json::Value` (any document; its shape is checked
-//! here as each field is reached). The checks run in one fixed order, so the
-//! first defect named is the same whichever source the document came from.
+//! Any document, as a `serde_json::Value`: its shape is checked here as each
+//! field is reached, in one fixed order, so the first defect is the one named.
+//! The items (a unit, a center, an order) are read by `Reader` and gathered by
+//! `Gathered`, which the scanner of plain documents (`plain.rs`) uses too: so
+//! both ways in read an item alike.
 
 use serde_json::Value;
 
 use super::canonical;
-use super::doc::{DislodgedDoc, Doc, ListsField};
 use super::places::Places;
 use super::{Entry, InputError, Request};
 use crate::judge::{Dislodged, Position, Unit};
@@ -62,94 +62,210 @@ pub(super) enum Name {
 }
 
 impl Name {
-    fn key(self) -> &'static str {
+    const ALL: [Name; 8] = [
+        Name::Variant,
+        Name::Phase,
+        Name::Units,
+        Name::SupplyCenters,
+        Name::HomeCenters,
+        Name::Dislodged,
+        Name::Contested,
+        Name::Orders,
+    ];
+
+    pub fn key(self) -> &'static str {
         FIELDS[self as usize]
     }
+
+    /// The field called `key`.
+    pub fn of(key: &str) -> Option<Name> {
+        let i = FIELDS.iter().position(|f| *f == key)?;
+        Some(Name::ALL[i])
+    }
 }
 
-/// `(key as written, its list or `None` when it is not a list)` per power.
-type Lists<'s, T> = Vec<(&'s str, Option<&'s [T]>)>;
-
-/// A document as the reader sees it: each field with its JSON type checked,
-/// nothing more (the reader makes the messages).
-pub(super) trait Source<'s> {
-    /// A string of a list (a `Value` may be something else).
-    type Item: Item + 's;
-    type Dislodged: DislodgedItem + 's;
-    /// Are its strings free of what JSON escapes (as the scanner takes them)?
-    const PLAIN: bool;
-    /// `Err`: not an object; else a key that is not a field of the contract
-    /// (the first in key order).
-    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()>;
-    fn text(&'s self, field: Name) -> Field<&'s str>;
-    fn lists(&'s self, field: Name) -> Field<Lists<'s, Self::Item>>;
-    fn dislodged(&'s self) -> Field<Lists<'s, Self::Dislodged>>;
-    fn list(&'s self, field: Name) -> Field<&'s [Self::Item]>;
-}
-
-pub(super) trait Item {
-    fn text(&self) -> Option<&str>;
-}
-
-pub(super) trait DislodgedItem {
-    /// `Err(None)`: not an object; `Err(Some(key))`: the first unknown key.
-    fn shape(&self) -> Result<(), Option<&str>>;
-    fn unit(&self) -> Field<&str>;
-    fn attacker_from(&self) -> Field<&str>;
-    /// `None` when neither true, false nor null.
-    fn via_convoy(&self) -> Option<bool>;
-}
-
-/// Reads a document from either source.
-pub(super) fn read<'s, S: Source<'s>>(
+/// Reads a document: every field checked in one fixed order, so the first
+/// defect is the one named.
+pub(super) fn read<'v>(
     map: &Map,
     places: &Places,
-    doc: &'s S,
+    doc: &'v Value,
     parse: OrderReader<'_>,
-) -> Result<Request<'s>, InputError> {
-    match doc.unknown_field() {
-        Err(()) => return Err(InputError::new("document", "expected a JSON object")),
-        Ok(Some(key)) => {
-            return Err(InputError::new(
-                key,
-                format!("unknown field (expected one of {})", FIELDS.join(", ")),
-            ));
-        }
-        Ok(None) => {}
+) -> Result<Request<'v>, InputError> {
+    let top = doc
+        .as_object()
+        .ok_or_else(|| InputError::new("document", "expected a JSON object"))?;
+    if let Some(key) = top.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(InputError::new(
+            key,
+            format!("unknown field (expected one of {})", FIELDS.join(", ")),
+        ));
     }
-    read_variant(doc.text(Name::Variant))?;
-    let phase = read_phase(doc.text(Name::Phase))?;
+    let get = |name: Name| top.get(name.key());
+    read_variant(value_text(get(Name::Variant)))?;
+    let phase = read_phase(value_text(get(Name::Phase)))?;
     let reader = Reader { map, places };
-    let units = reader.units(doc.lists(Name::Units))?;
-    let owners = reader.owners(doc.lists(Name::SupplyCenters), phase)?;
-    let homes = reader.homes(doc.lists(Name::HomeCenters))?;
-    let dislodged = reader.dislodged(doc.dislodged())?;
-    let contested = reader.province_list("contested", doc.list(Name::Contested))?;
-    let (orders, order_texts, entries) =
-        reader.orders(doc.lists(Name::Orders), phase.kind, parse)?;
-    let retreat = phase.kind == PhaseKind::Retreat;
-    let position = Position {
-        phase,
-        units,
-        dislodged: if retreat { dislodged } else { Vec::new() },
-        contested: if retreat {
-            contested
-        } else {
-            ProvinceSet::EMPTY
-        },
-        owners,
-        homes,
-    };
-    Ok(Request {
-        position,
-        orders,
-        order_texts,
-        entries,
-        plain: S::PLAIN,
-    })
+    let mut got = Gathered::new(map, places);
+    reader.units(&mut got, get(Name::Units))?;
+    reader.owners(&mut got, get(Name::SupplyCenters), phase)?;
+    reader.homes(&mut got, get(Name::HomeCenters))?;
+    reader.dislodged(&mut got, get(Name::Dislodged))?;
+    got.contested = reader.province_list("contested", get(Name::Contested))?;
+    reader.orders(&mut got, get(Name::Orders), phase.kind, parse)?;
+    Ok(got.request(phase, false))
 }
 
-fn read_variant(value: Field<&str>) -> Result<(), InputError> {
+/// What a document says, gathered item by item, with the checks that concern
+/// more than one item. Both readers gather into it: the `Value` reader, which
+/// names each defect, and the scanner of plain documents (`plain.rs`).
+pub(super) struct Gathered<'s> {
+    pub units: Vec<Unit>,
+    /// The provinces of `units` (a set of the first 128: the others are looked
+    /// for in the list).
+    taken: ProvinceSet,
+    owners: Vec<Option<Power>>,
+    pub homes: Vec<ProvinceSet>,
+    pub dislodged: Vec<Dislodged>,
+    pub contested: ProvinceSet,
+    orders: Vec<PowerOrder>,
+    order_texts: Vec<&'s str>,
+    entries: Vec<(Power, Entry<'s>)>,
+}
+
+impl<'s> Gathered<'s> {
+    pub fn new(map: &Map, places: &Places) -> Gathered<'s> {
+        Gathered {
+            units: Vec::with_capacity(40),
+            taken: ProvinceSet::EMPTY,
+            owners: vec![None; map.province_count()],
+            homes: places.homes.clone(),
+            dislodged: Vec::new(),
+            contested: ProvinceSet::EMPTY,
+            orders: Vec::with_capacity(40),
+            order_texts: Vec::with_capacity(40),
+            entries: Vec::with_capacity(40),
+        }
+    }
+
+    /// A unit, unless its province is taken already.
+    #[inline]
+    pub fn unit(&mut self, map: &Map, unit: Unit) -> Result<(), String> {
+        let p = unit.province();
+        let maybe_taken = p.0 >= 128 || self.taken.contains(p);
+        self.taken.insert(p);
+        if maybe_taken && let Some(other) = self.units.iter().find(|u| u.province() == p) {
+            return Err(format!(
+                "{} is already occupied by a {} unit",
+                map.location_code(p.into()),
+                map.power_info(other.power).name
+            ));
+        }
+        self.units.push(unit);
+        Ok(())
+    }
+
+    /// `power` owns the center `p` (spelled `text`), unless another does.
+    #[inline]
+    pub fn owner(
+        &mut self,
+        map: &Map,
+        power: Power,
+        p: Province,
+        text: &str,
+    ) -> Result<(), String> {
+        let slot = &mut self.owners[p.0 as usize];
+        if let Some(other) = *slot {
+            return Err(format!(
+                "{text:?} is also owned by {}",
+                map.power_info(other).name
+            ));
+        }
+        *slot = Some(power);
+        Ok(())
+    }
+
+    /// A dislodged unit, unless it is one of the two faults below.
+    pub fn dislodged(&mut self, d: Dislodged) -> Result<(), DislodgedFault> {
+        if d.attacker_from == d.unit.province() {
+            return Err(DislodgedFault::AttackerInPlace);
+        }
+        if self
+            .dislodged
+            .iter()
+            .any(|x| x.unit.province() == d.unit.province())
+        {
+            return Err(DislodgedFault::Twice);
+        }
+        self.dislodged.push(d);
+        Ok(())
+    }
+
+    /// The order `text` of `power`: read, or kept as unread with why.
+    #[inline]
+    pub fn order(
+        &mut self,
+        reader: Reader<'_>,
+        kind: PhaseKind,
+        parse: OrderReader<'_>,
+        power: Power,
+        text: &'s str,
+    ) {
+        let read = match canonical::read(reader.map, reader.places, kind, text) {
+            Some(order) => Ok((None, order)),
+            None => parse(reader.map, kind, text),
+        };
+        let entry = match read {
+            Ok((Some(named), _)) if named != power => Entry::Unread {
+                text,
+                why: format!(
+                    "the order is for {}",
+                    reader.map.power_info(named).name.to_uppercase()
+                ),
+            },
+            Ok((_, order)) => {
+                let index = self.orders.len();
+                self.orders.push(PowerOrder { power, order });
+                self.order_texts.push(text);
+                Entry::Read { index }
+            }
+            Err(why) => Entry::Unread { text, why },
+        };
+        self.entries.push((power, entry));
+    }
+
+    /// The request for `phase`; `plain`: read by the scanner.
+    pub fn request(self, phase: Phase, plain: bool) -> Request<'s> {
+        let retreat = phase.kind == PhaseKind::Retreat;
+        Request {
+            position: Position {
+                phase,
+                units: self.units,
+                dislodged: if retreat { self.dislodged } else { Vec::new() },
+                contested: if retreat {
+                    self.contested
+                } else {
+                    ProvinceSet::EMPTY
+                },
+                owners: self.owners,
+                homes: self.homes,
+            },
+            orders: self.orders,
+            order_texts: self.order_texts,
+            entries: self.entries,
+            plain,
+        }
+    }
+}
+
+/// What makes a dislodged unit wrong besides its own fields.
+pub(super) enum DislodgedFault {
+    /// Its attacker came from its own province.
+    AttackerInPlace,
+    /// Another dislodged unit is in its province.
+    Twice,
+}
+
+pub(super) fn read_variant(value: Field<&str>) -> Result<(), InputError> {
     match value {
         Field::Absent => Ok(()),
         Field::Given(s) if s.eq_ignore_ascii_case("standard") => Ok(()),
@@ -161,7 +277,7 @@ fn read_variant(value: Field<&str>) -> Result<(), InputError> {
     }
 }
 
-fn read_phase(value: Field<&str>) -> Result<Phase, InputError> {
+pub(super) fn read_phase(value: Field<&str>) -> Result<Phase, InputError> {
     let text = match value {
         Field::Absent => return Err(InputError::new("phase", "missing")),
         Field::Given(s) => s,
@@ -213,39 +329,41 @@ pub(super) fn plain_phase(text: &str) -> Option<Phase> {
     phase.is_valid().then_some(phase)
 }
 
-struct Reader<'m> {
-    map: &'m Map,
-    places: &'m Places,
+/// Reads the items of a document, one by one.
+#[derive(Copy, Clone)]
+pub(super) struct Reader<'m> {
+    pub map: &'m Map,
+    pub places: &'m Places,
 }
 
 /// `(key as written, power, items)` per power, every key checked.
-type PerPower<'s, T> = Vec<(&'s str, Power, &'s [T])>;
+type PerPower<'v> = Vec<(&'v str, Power, &'v [Value])>;
 
 /// `field.KEY[i]`: where an item is, spelled only for an error.
 fn at(field: &str, key: &str, i: usize) -> String {
     format!("{field}.{key}[{i}]")
 }
 
-fn string<I: Item>(path: impl FnOnce() -> String, item: &I) -> Result<&str, InputError> {
-    item.text()
+fn string(path: impl FnOnce() -> String, item: &Value) -> Result<&str, InputError> {
+    item.as_str()
         .ok_or_else(|| InputError::new(path(), "expected a string"))
 }
 
 impl Reader<'_> {
-    fn per_power<'s, T>(
+    fn per_power<'v>(
         &self,
         field: &str,
-        value: Field<Lists<'s, T>>,
-    ) -> Result<PerPower<'s, T>, InputError> {
-        let lists = match value {
-            Field::Absent => return Ok(Vec::new()),
-            Field::Wrong => {
+        value: Option<&'v Value>,
+    ) -> Result<PerPower<'v>, InputError> {
+        let lists = match value.map(Value::as_object) {
+            None => return Ok(Vec::new()),
+            Some(None) => {
                 return Err(InputError::new(
                     field,
                     "expected an object of powers, such as {\"FRANCE\": [...]}",
                 ));
             }
-            Field::Given(lists) => lists,
+            Some(Some(lists)) => lists,
         };
         let mut out = Vec::with_capacity(lists.len());
         for (name, items) in lists {
@@ -253,13 +371,15 @@ impl Reader<'_> {
             let power = self
                 .power(name)
                 .ok_or_else(|| InputError::new(path(), format!("unknown power {name:?}")))?;
-            let items = items.ok_or_else(|| InputError::new(path(), "expected a list"))?;
-            out.push((name, power, items));
+            let items = items
+                .as_array()
+                .ok_or_else(|| InputError::new(path(), "expected a list"))?;
+            out.push((name.as_str(), power, items.as_slice()));
         }
         Ok(out)
     }
 
-    fn power(&self, name: &str) -> Option<Power> {
+    pub fn power(&self, name: &str) -> Option<Power> {
         self.places.power(self.map, name)
     }
 
@@ -269,7 +389,7 @@ impl Reader<'_> {
             .ok_or_else(|| format!("unknown province {text:?}"))
     }
 
-    fn province(&self, text: &str) -> Result<Province, String> {
+    pub fn province(&self, text: &str) -> Result<Province, String> {
         let loc = self.location(text)?;
         if loc.coast.is_some() {
             return Err(format!("{text:?}: expected a province, without a coast"));
@@ -278,7 +398,7 @@ impl Reader<'_> {
     }
 
     /// A supply center, spelled `text`.
-    fn center(&self, text: &str) -> Result<Province, String> {
+    pub fn center(&self, text: &str) -> Result<Province, String> {
         // A code of a center, as the contract writes it.
         if let &[a, b, c] = text.as_bytes()
             && let Some(loc) = self.places.code3([a, b, c])
@@ -295,7 +415,7 @@ impl Reader<'_> {
     }
 
     /// `"A PAR"`, `"F STP/SC"`.
-    fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
+    pub fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
         if let Some(unit) = self.plain_unit(power, text) {
             return Ok(unit);
         }
@@ -369,73 +489,46 @@ impl Reader<'_> {
         })
     }
 
-    fn units<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<Unit>, InputError> {
-        if let Field::Absent = value {
+    fn units(&self, got: &mut Gathered, value: Option<&Value>) -> Result<(), InputError> {
+        if value.is_none() {
             return Err(InputError::new("units", "missing"));
         }
-        let mut units: Vec<Unit> = Vec::with_capacity(40);
-        // The provinces taken so far (a set of the first 128: the others are
-        // looked for in the list).
-        let mut taken = ProvinceSet::EMPTY;
         for (key, power, items) in self.per_power("units", value)? {
             for (i, item) in items.iter().enumerate() {
                 let path = || at("units", key, i);
-                let unit = self
-                    .unit(power, string(path, item)?)
+                self.unit(power, string(path, item)?)
+                    .and_then(|unit| got.unit(self.map, unit))
                     .map_err(|m| InputError::new(path(), m))?;
-                let p = unit.province();
-                let maybe_taken = p.0 >= 128 || taken.contains(p);
-                taken.insert(p);
-                if maybe_taken && let Some(other) = units.iter().find(|u| u.province() == p) {
-                    let name = &self.map.power_info(other.power).name;
-                    return Err(InputError::new(
-                        path(),
-                        format!(
-                            "{} is already occupied by a {} unit",
-                            self.map.location_code(unit.province().into()),
-                            name
-                        ),
-                    ));
-                }
-                units.push(unit);
             }
         }
-        Ok(units)
+        Ok(())
     }
 
-    fn owners<I: Item>(
+    fn owners(
         &self,
-        value: Field<Lists<'_, I>>,
+        got: &mut Gathered,
+        value: Option<&Value>,
         phase: Phase,
-    ) -> Result<Vec<Option<Power>>, InputError> {
-        if matches!(value, Field::Absent) && phase.kind == PhaseKind::Adjustment {
+    ) -> Result<(), InputError> {
+        if value.is_none() && phase.kind == PhaseKind::Adjustment {
             return Err(InputError::new(
                 "supply_centers",
                 "missing (an adjustment phase needs the owners)",
             ));
         }
-        let mut owners = vec![None; self.map.province_count()];
         for (key, power, items) in self.per_power("supply_centers", value)? {
             for (i, item) in items.iter().enumerate() {
                 let path = || at("supply_centers", key, i);
                 let text = string(path, item)?;
-                let p = self.center(text).map_err(|m| InputError::new(path(), m))?;
-                let slot = &mut owners[p.0 as usize];
-                if let Some(other) = *slot {
-                    let what = format!(
-                        "{text:?} is also owned by {}",
-                        self.map.power_info(other).name
-                    );
-                    return Err(InputError::new(path(), what));
-                }
-                *slot = Some(power);
+                self.center(text)
+                    .and_then(|p| got.owner(self.map, power, p, text))
+                    .map_err(|m| InputError::new(path(), m))?;
             }
         }
-        Ok(owners)
+        Ok(())
     }
 
-    fn homes<I: Item>(&self, value: Field<Lists<'_, I>>) -> Result<Vec<ProvinceSet>, InputError> {
-        let mut homes = self.places.homes.clone();
+    fn homes(&self, got: &mut Gathered, value: Option<&Value>) -> Result<(), InputError> {
         for (key, power, items) in self.per_power("home_centers", value)? {
             let mut set = ProvinceSet::EMPTY;
             for (i, item) in items.iter().enumerate() {
@@ -443,33 +536,29 @@ impl Reader<'_> {
                 let text = string(path, item)?;
                 set.insert(self.center(text).map_err(|m| InputError::new(path(), m))?);
             }
-            homes[power.0 as usize] = set;
+            got.homes[power.0 as usize] = set;
         }
-        Ok(homes)
+        Ok(())
     }
 
-    fn dislodged<D: DislodgedItem>(
-        &self,
-        value: Field<Lists<'_, D>>,
-    ) -> Result<Vec<Dislodged>, InputError> {
-        let mut out: Vec<Dislodged> = Vec::new();
+    fn dislodged(&self, got: &mut Gathered, value: Option<&Value>) -> Result<(), InputError> {
         for (key, power, items) in self.per_power("dislodged", value)? {
             for (i, item) in items.iter().enumerate() {
                 let field = at("dislodged", key, i);
-                match item.shape() {
-                    Ok(()) => {}
-                    Err(None) => {
-                        return Err(InputError::new(
-                            &field,
-                            "expected {\"unit\": \"A MUN\", \"attacker_from\": \"BUR\"}",
-                        ));
-                    }
-                    Err(Some(key)) => {
-                        return Err(InputError::new(format!("{field}.{key}"), "unknown field"));
-                    }
+                let object = item.as_object().ok_or_else(|| {
+                    InputError::new(
+                        &field,
+                        "expected {\"unit\": \"A MUN\", \"attacker_from\": \"BUR\"}",
+                    )
+                })?;
+                if let Some(key) = object
+                    .keys()
+                    .find(|k| !["unit", "attacker_from", "via_convoy"].contains(&k.as_str()))
+                {
+                    return Err(InputError::new(format!("{field}.{key}"), "unknown field"));
                 }
                 let unit_field = format!("{field}.unit");
-                let unit = match item.unit() {
+                let unit = match value_text(object.get("unit")) {
                     Field::Absent => return Err(InputError::new(&unit_field, "missing")),
                     Field::Wrong => return Err(InputError::new(&unit_field, "expected a string")),
                     Field::Given(text) => self
@@ -477,49 +566,49 @@ impl Reader<'_> {
                         .map_err(|m| InputError::new(&unit_field, m))?,
                 };
                 let from_field = format!("{field}.attacker_from");
-                let attacker_from = match item.attacker_from() {
+                let attacker_from = match value_text(object.get("attacker_from")) {
                     Field::Absent => return Err(InputError::new(&from_field, "missing")),
                     Field::Wrong => return Err(InputError::new(&from_field, "expected a string")),
                     Field::Given(text) => self
                         .province(text)
                         .map_err(|m| InputError::new(&from_field, m))?,
                 };
-                let via_convoy = item.via_convoy().ok_or_else(|| {
-                    InputError::new(format!("{field}.via_convoy"), "expected true or false")
-                })?;
-                if attacker_from == unit.province() {
-                    return Err(InputError::new(
-                        from_field,
-                        "the attacker cannot come from the unit's own province",
-                    ));
-                }
-                if out.iter().any(|d| d.unit.province() == unit.province()) {
-                    return Err(InputError::new(
-                        unit_field,
-                        "two dislodged units in one province",
-                    ));
-                }
-                out.push(Dislodged {
+                let via_convoy = match object.get("via_convoy") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => {
+                        return Err(InputError::new(
+                            format!("{field}.via_convoy"),
+                            "expected true or false",
+                        ));
+                    }
+                };
+                let d = Dislodged {
                     unit,
                     attacker_from,
                     via_convoy,
-                });
+                };
+                got.dislodged(d).map_err(|fault| match fault {
+                    DislodgedFault::AttackerInPlace => InputError::new(
+                        &from_field,
+                        "the attacker cannot come from the unit's own province",
+                    ),
+                    DislodgedFault::Twice => {
+                        InputError::new(&unit_field, "two dislodged units in one province")
+                    }
+                })?;
             }
         }
-        Ok(out)
+        Ok(())
     }
 
-    fn province_list<I: Item>(
-        &self,
-        field: &str,
-        value: Field<&[I]>,
-    ) -> Result<ProvinceSet, InputError> {
-        let items = match value {
-            Field::Absent => return Ok(ProvinceSet::EMPTY),
-            Field::Wrong => {
+    fn province_list(&self, field: &str, value: Option<&Value>) -> Result<ProvinceSet, InputError> {
+        let items = match value.map(Value::as_array) {
+            None => return Ok(ProvinceSet::EMPTY),
+            Some(None) => {
                 return Err(InputError::new(field, "expected a list of provinces"));
             }
-            Field::Given(items) => items,
+            Some(Some(items)) => items,
         };
         let mut set = ProvinceSet::EMPTY;
         for (i, item) in items.iter().enumerate() {
@@ -533,215 +622,28 @@ impl Reader<'_> {
         Ok(set)
     }
 
-    #[allow(clippy::type_complexity)]
-    fn orders<'s, I: Item>(
+    fn orders<'v>(
         &self,
-        value: Field<Lists<'s, I>>,
+        got: &mut Gathered<'v>,
+        value: Option<&'v Value>,
         kind: PhaseKind,
         parse: OrderReader<'_>,
-    ) -> Result<(Vec<PowerOrder>, Vec<&'s str>, Vec<(Power, Entry<'s>)>), InputError> {
-        let lists = self.per_power("orders", value)?;
-        let count = lists.iter().map(|(_, _, items)| items.len()).sum();
-        let mut orders = Vec::with_capacity(count);
-        let mut texts = Vec::with_capacity(count);
-        let mut entries = Vec::with_capacity(count);
-        for (key, power, items) in lists {
+    ) -> Result<(), InputError> {
+        for (key, power, items) in self.per_power("orders", value)? {
             for (i, item) in items.iter().enumerate() {
                 let text = string(|| at("orders", key, i), item)?;
-                let read = match canonical::read(self.map, self.places, kind, text) {
-                    Some(order) => Ok((None, order)),
-                    None => parse(self.map, kind, text),
-                };
-                match read {
-                    Ok((Some(named), _)) if named != power => {
-                        let why = format!(
-                            "the order is for {}",
-                            self.map.power_info(named).name.to_uppercase()
-                        );
-                        entries.push((power, Entry::Unread { text, why }));
-                    }
-                    Ok((_, order)) => {
-                        entries.push((
-                            power,
-                            Entry::Read {
-                                index: orders.len(),
-                            },
-                        ));
-                        orders.push(PowerOrder { power, order });
-                        texts.push(text);
-                    }
-                    Err(why) => entries.push((power, Entry::Unread { text, why })),
-                }
+                got.order(*self, kind, parse, power, text);
             }
         }
-        Ok((orders, texts, entries))
+        Ok(())
     }
 }
 
-// The two sources.
-
-impl Item for Value {
-    fn text(&self) -> Option<&str> {
-        self.as_str()
-    }
-}
-
-impl Item for &str {
-    fn text(&self) -> Option<&str> {
-        Some(self)
-    }
-}
-
-fn value_text(value: Option<&Value>) -> Field<&str> {
+/// A field that must be a string: left out, of another JSON type, or given.
+pub(super) fn value_text(value: Option<&Value>) -> Field<&str> {
     match value {
         None => Field::Absent,
         Some(Value::String(s)) => Field::Given(s),
         Some(_) => Field::Wrong,
-    }
-}
-
-impl DislodgedItem for Value {
-    fn shape(&self) -> Result<(), Option<&str>> {
-        let object = self.as_object().ok_or(None)?;
-        match object
-            .keys()
-            .find(|k| !["unit", "attacker_from", "via_convoy"].contains(&k.as_str()))
-        {
-            Some(key) => Err(Some(key)),
-            None => Ok(()),
-        }
-    }
-
-    fn unit(&self) -> Field<&str> {
-        value_text(self.get("unit"))
-    }
-
-    fn attacker_from(&self) -> Field<&str> {
-        value_text(self.get("attacker_from"))
-    }
-
-    fn via_convoy(&self) -> Option<bool> {
-        match self.get("via_convoy") {
-            None | Some(Value::Null) => Some(false),
-            Some(Value::Bool(b)) => Some(*b),
-            Some(_) => None,
-        }
-    }
-}
-
-fn value_lists(value: Option<&Value>) -> Field<Lists<'_, Value>> {
-    match value.map(Value::as_object) {
-        None => Field::Absent,
-        Some(None) => Field::Wrong,
-        Some(Some(object)) => Field::Given(
-            object
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_array().map(Vec::as_slice)))
-                .collect(),
-        ),
-    }
-}
-
-impl<'s> Source<'s> for Value {
-    type Item = Value;
-    type Dislodged = Value;
-    const PLAIN: bool = false;
-
-    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
-        let top = self.as_object().ok_or(())?;
-        Ok(top
-            .keys()
-            .find(|k| !FIELDS.contains(&k.as_str()))
-            .map(String::as_str))
-    }
-
-    fn text(&'s self, field: Name) -> Field<&'s str> {
-        value_text(self.get(field.key()))
-    }
-
-    fn lists(&'s self, field: Name) -> Field<Lists<'s, Value>> {
-        value_lists(self.get(field.key()))
-    }
-
-    fn dislodged(&'s self) -> Field<Lists<'s, Value>> {
-        value_lists(self.get(Name::Dislodged.key()))
-    }
-
-    fn list(&'s self, field: Name) -> Field<&'s [Value]> {
-        match self.get(field.key()).map(Value::as_array) {
-            None => Field::Absent,
-            Some(None) => Field::Wrong,
-            Some(Some(items)) => Field::Given(items),
-        }
-    }
-}
-
-impl DislodgedItem for DislodgedDoc<'_> {
-    fn shape(&self) -> Result<(), Option<&str>> {
-        Ok(())
-    }
-
-    fn unit(&self) -> Field<&str> {
-        Field::Given(self.unit)
-    }
-
-    fn attacker_from(&self) -> Field<&str> {
-        Field::Given(self.attacker_from)
-    }
-
-    fn via_convoy(&self) -> Option<bool> {
-        Some(self.via_convoy)
-    }
-}
-
-fn doc_lists<'s, T: 's>(
-    lists: Option<impl Iterator<Item = (&'s str, &'s [T])>>,
-) -> Field<Lists<'s, T>> {
-    match lists {
-        None => Field::Absent,
-        Some(lists) => Field::Given(lists.map(|(k, items)| (k, Some(items))).collect()),
-    }
-}
-
-impl<'s, 'a: 's> Source<'s> for Doc<'a> {
-    type Item = &'a str;
-    type Dislodged = DislodgedDoc<'a>;
-    const PLAIN: bool = true;
-
-    fn unknown_field(&'s self) -> Result<Option<&'s str>, ()> {
-        Ok(None)
-    }
-
-    fn text(&'s self, field: Name) -> Field<&'s str> {
-        let value = match field {
-            Name::Variant => self.variant,
-            Name::Phase => self.phase,
-            _ => return Field::Absent,
-        };
-        match value {
-            None => Field::Absent,
-            Some(s) => Field::Given(s),
-        }
-    }
-
-    fn lists(&'s self, field: Name) -> Field<Lists<'s, &'a str>> {
-        doc_lists(self.lists(match field {
-            Name::Units => ListsField::Units,
-            Name::SupplyCenters => ListsField::SupplyCenters,
-            Name::HomeCenters => ListsField::HomeCenters,
-            Name::Orders => ListsField::Orders,
-            _ => return Field::Absent,
-        }))
-    }
-
-    fn dislodged(&'s self) -> Field<Lists<'s, DislodgedDoc<'a>>> {
-        doc_lists(Doc::dislodged(self))
-    }
-
-    fn list(&'s self, field: Name) -> Field<&'s [&'a str]> {
-        match (field, self.contested()) {
-            (Name::Contested, Some(items)) => Field::Given(items),
-            _ => Field::Absent,
-        }
     }
 }
