@@ -25,11 +25,11 @@ pub struct Places {
     /// its coast codes (`(letters after the slash, location)`).
     codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
-    province_json: Vec<Box<str>>,
+    province_json: Vec<Ready>,
     /// Per province: `"A PAR"` and `"F PAR"` as JSON strings.
-    unit_json: Vec<[Box<str>; 2]>,
+    unit_json: Vec<[Ready; 2]>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
-    coast_json: Vec<Vec<(Coast, Box<str>)>>,
+    coast_json: Vec<Vec<(Coast, Ready)>>,
     /// Provinces' names as the map writes them, with what `Map::lookup` reads
     /// them as, sorted by name.
     names: Vec<(Box<str>, Location)>,
@@ -155,7 +155,7 @@ impl Places {
             let mut written = Vec::new();
             for &c in map.coasts(p) {
                 let full = map.location_code(Location::new(p, Some(c)));
-                written.push((c, json(&full)));
+                written.push((c, Ready::new(json(&full))));
                 let tail = full
                     .strip_prefix(code.as_str())
                     .and_then(|t| t.strip_prefix('/'));
@@ -180,9 +180,9 @@ impl Places {
                     unit.push(kind.letter());
                     unit.push(' ');
                     unit.push_str(&code_json[1..]);
-                    unit.into_boxed_str()
+                    Ready::new(unit.into_boxed_str())
                 }));
-            places.province_json.push(code_json);
+            places.province_json.push(Ready::new(code_json));
             places.coast_json.push(written);
             let name = map.name(p);
             if let Some(loc) = map.lookup(name) {
@@ -283,7 +283,7 @@ impl Places {
 
     /// `loc`'s code as a JSON string, when the table has it.
     #[inline]
-    fn known(&self, loc: Location) -> Option<&str> {
+    fn known(&self, loc: Location) -> Option<&Ready> {
         let p = loc.province.0 as usize;
         let text = match loc.coast {
             None => self.province_json.get(p)?,
@@ -296,7 +296,7 @@ impl Places {
     #[inline]
     pub fn write(&self, map: &Map, out: &mut Vec<u8>, loc: Location) {
         match self.known(loc) {
-            Some(text) => out.extend_from_slice(text.as_bytes()),
+            Some(text) => text.write(out),
             None => super::write::string(out, &map.location_code(loc)),
         }
     }
@@ -305,7 +305,10 @@ impl Places {
     pub fn write_code(&self, map: &Map, out: &mut String, loc: Location) {
         match self.known(loc) {
             // A code has nothing to escape: the JSON string is the code in quotes.
-            Some(text) if !text.contains('\\') => out.push_str(&text[1..text.len() - 1]),
+            Some(text) if !text.as_str().contains('\\') => {
+                let text = text.as_str();
+                out.push_str(&text[1..text.len() - 1]);
+            }
             _ => out.push_str(&map.location_code(loc)),
         }
     }
@@ -321,14 +324,14 @@ impl Places {
                 UnitKind::Army => 0,
                 UnitKind::Fleet => 1,
             };
-            out.extend_from_slice(units[i].as_bytes());
+            units[i].write(out);
             return;
         }
         out.push(b'"');
         out.push(kind.letter() as u8);
         out.push(b' ');
         match self.known(loc) {
-            Some(text) => out.extend_from_slice(&text.as_bytes()[1..]),
+            Some(text) => out.extend_from_slice(&text.as_str().as_bytes()[1..]),
             None => {
                 let mark = out.len();
                 super::write::string(out, &map.location_code(loc));
@@ -341,5 +344,48 @@ impl Places {
     #[inline]
     pub fn write_province(&self, map: &Map, out: &mut Vec<u8>, p: Province) {
         self.write(map, out, p.into());
+    }
+}
+
+/// A ready-made JSON string. Most are a few bytes long: those are kept in a
+/// fixed array and copied whole, a copy of known size without a call, and the
+/// buffer cut back to their length.
+pub(super) enum Ready {
+    Short([u8; 16], u8),
+    Long(Box<str>),
+}
+
+impl Ready {
+    pub fn new(text: Box<str>) -> Ready {
+        let mut bytes = [0u8; 16];
+        match bytes.get_mut(..text.len()) {
+            Some(head) => {
+                head.copy_from_slice(text.as_bytes());
+                Ready::Short(bytes, text.len() as u8)
+            }
+            None => Ready::Long(text),
+        }
+    }
+
+    #[inline]
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Ready::Short(bytes, len) => {
+                let end = out.len() + usize::from(*len);
+                out.extend_from_slice(bytes);
+                out.truncate(end);
+            }
+            Ready::Long(text) => out.extend_from_slice(text.as_bytes()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // Made from a `str`, cut at its end.
+            Ready::Short(bytes, len) => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
+            }
+            Ready::Long(text) => text,
+        }
     }
 }

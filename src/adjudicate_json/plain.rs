@@ -33,7 +33,7 @@ pub(super) fn read<'a>(
         got: Gathered::new(map, places),
         seen: 0,
         phase: None,
-        orders: Vec::new(),
+        orders: Vec::with_capacity(40),
         order_keys: None,
     };
     scan.document()?;
@@ -57,7 +57,7 @@ pub(super) fn read<'a>(
 
 /// Most keys a per-power object may have here (the standard map has seven
 /// powers; a document with more keys is read by the `Value` reader).
-const MAX_KEYS: usize = 16;
+const MAX_KEYS: usize = 8;
 
 /// The keys of one per-power object as written, each with what its list gave.
 struct Keys<'a, V> {

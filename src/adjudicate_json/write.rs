@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::places::Places;
+use super::places::{Places, Ready};
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
 use crate::map::{Location, Map, Power, Province, UnitKind};
@@ -47,18 +47,21 @@ fn quoted(out: &mut Vec<u8>, text: &str) {
 
 /// Every power of the map as `(key as a JSON string, power)`, sorted by key:
 /// the order of the result's objects.
-pub struct Keys(Vec<(Box<str>, Power)>);
+pub struct Keys(Vec<(Ready, Power)>);
 
 impl Keys {
     pub fn new(map: &Map) -> Keys {
-        let mut powers: Vec<(String, Power)> = (0..map.powers().len())
-            .map(|i| (power_key(map, Power(i as u8)), Power(i as u8)))
-            .collect();
-        powers.sort();
+        Keys::of(map, (0..map.powers().len()).map(|i| Power(i as u8)))
+    }
+
+    /// The keys of `powers`, each once, sorted.
+    fn of(map: &Map, powers: impl Iterator<Item = Power>) -> Keys {
+        let mut keys: Vec<(String, Power)> = powers.map(|p| (power_key(map, p), p)).collect();
+        keys.sort();
+        keys.dedup();
         Keys(
-            powers
-                .into_iter()
-                .map(|(key, p)| (json_string(&key), p))
+            keys.into_iter()
+                .map(|(key, p)| (Ready::new(json_string(&key)), p))
                 .collect(),
         )
     }
@@ -114,12 +117,15 @@ impl Groups {
     fn write(
         &mut self,
         out: &mut Vec<u8>,
-        powers: &[(Box<str>, Power)],
+        powers: &[(Ready, Power)],
         items: &[(usize, usize)],
         mut write: impl FnMut(&mut Vec<u8>, usize),
     ) {
         let last = powers.len();
-        let key = |rank: usize| powers.get(rank).map_or("\"\"", |(k, _)| &**k).as_bytes();
+        let key = |out: &mut Vec<u8>, rank: usize| match powers.get(rank) {
+            Some((key, _)) => key.write(out),
+            None => out.extend_from_slice(b"\"\""),
+        };
         // Items that come grouped by power already (units, orders as written)
         // are written as they come.
         if items.is_sorted_by_key(|&(rank, _)| rank.min(last)) {
@@ -135,7 +141,7 @@ impl Groups {
                 if start > 0 {
                     out.push(b',');
                 }
-                out.extend_from_slice(key(rank));
+                key(out, rank);
                 out.extend_from_slice(b":[");
                 for (k, &(_, item)) in items[start..end].iter().enumerate() {
                     if k > 0 {
@@ -173,7 +179,7 @@ impl Groups {
         for (rank, &end) in ends.iter().enumerate() {
             if end > start {
                 comma(out, &mut any_power);
-                out.extend_from_slice(key(rank));
+                key(out, rank);
                 out.push(b':');
                 out.push(b'[');
                 for (k, &item) in self.order[start..end].iter().enumerate() {
@@ -221,8 +227,7 @@ impl Writer<'_> {
             || after.dislodged.iter().any(|d| beyond(d.unit.power))
             || after.owners.iter().flatten().any(|p| beyond(*p));
         let with_unknown;
-        let powers: &[(Box<str>, Power)] = if any_unknown {
-            let mut keys = self.keys.0.clone();
+        let powers: &[(Ready, Power)] = if any_unknown {
             let present = request
                 .entries
                 .iter()
@@ -231,14 +236,9 @@ impl Writer<'_> {
                 .chain(after.units.iter().map(|u| u.power))
                 .chain(after.dislodged.iter().map(|d| d.unit.power))
                 .chain(after.owners.iter().flatten().copied());
-            for p in present {
-                if beyond(p) && !keys.iter().any(|(_, q)| *q == p) {
-                    keys.push((json_string(&power_key(map, p)), p));
-                }
-            }
-            keys.sort();
-            with_unknown = keys;
-            &with_unknown
+            let known = self.keys.0.iter().map(|(_, p)| *p);
+            with_unknown = Keys::of(map, known.chain(present.filter(|p| beyond(*p))));
+            &with_unknown.0
         } else {
             &self.keys.0
         };
@@ -413,19 +413,19 @@ impl Writer<'_> {
 /// and whether the unit was dislodged (`Resolution::result_text` depends on
 /// nothing else).
 #[derive(Default)]
-struct Words([Option<Box<[u8]>>; 32]);
+struct Words([Option<Ready>; 32]);
 
 impl Words {
     /// `result_text(r)` as a JSON string.
     fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
         let slot = contract_verdict(r) as usize * 2 + usize::from(r.dislodged);
         match self.0.get_mut(slot) {
-            Some(Some(json)) => out.extend_from_slice(json),
+            Some(Some(json)) => json.write(out),
             Some(empty) => {
                 let mut json = Vec::new();
                 string(&mut json, &result_text(r));
                 out.extend_from_slice(&json);
-                *empty = Some(json.into());
+                *empty = Some(Ready::new(String::from_utf8_lossy(&json).into()));
             }
             None => string(out, &result_text(r)),
         }
