@@ -148,17 +148,13 @@ impl<'s> Gathered<'s> {
     }
 
     /// A unit, unless its province is taken already.
-    #[inline]
+    #[inline(always)]
     pub fn unit(&mut self, map: &Map, unit: Unit) -> Result<(), String> {
         let p = unit.province();
         let maybe_taken = p.0 >= 128 || self.taken.contains(p);
         self.taken.insert(p);
         if maybe_taken && let Some(other) = self.units.iter().find(|u| u.province() == p) {
-            return Err(format!(
-                "{} is already occupied by a {} unit",
-                map.location_code(p.into()),
-                map.power_info(other.power).name
-            ));
+            return Err(occupied(map, p, other.power));
         }
         self.units.push(unit);
         Ok(())
@@ -210,11 +206,12 @@ impl<'s> Gathered<'s> {
         power: Power,
         text: &'s str,
     ) {
-        let read = match canonical::read(reader.map, reader.places, kind, text) {
-            Some(order) => Ok((None, order)),
-            None => parse(reader.map, kind, text),
-        };
-        let entry = match read {
+        // The contract's spelling, read without the grammar.
+        if let Some(order) = canonical::read(reader.map, reader.places, kind, text) {
+            self.read(power, order, text);
+            return;
+        }
+        let entry = match parse(reader.map, kind, text) {
             Ok((Some(named), _)) if named != power => Entry::Unread {
                 text,
                 why: format!(
@@ -223,14 +220,21 @@ impl<'s> Gathered<'s> {
                 ),
             },
             Ok((_, order)) => {
-                let index = self.orders.len();
-                self.orders.push(PowerOrder { power, order });
-                self.order_texts.push(text);
-                Entry::Read { index }
+                self.read(power, order, text);
+                return;
             }
             Err(why) => Entry::Unread { text, why },
         };
         self.entries.push((power, entry));
+    }
+
+    /// `order` of `power`, read from `text`.
+    #[inline(always)]
+    fn read(&mut self, power: Power, order: Order, text: &'s str) {
+        let index = self.orders.len();
+        self.orders.push(PowerOrder { power, order });
+        self.order_texts.push(text);
+        self.entries.push((power, Entry::Read { index }));
     }
 
     /// The request for `phase`; `plain`: read by the scanner.
@@ -255,6 +259,16 @@ impl<'s> Gathered<'s> {
             plain,
         }
     }
+}
+
+/// Why a unit cannot stand in `p`: `other`'s unit is there.
+#[cold]
+fn occupied(map: &Map, p: Province, other: Power) -> String {
+    format!(
+        "{} is already occupied by a {} unit",
+        map.location_code(p.into()),
+        map.power_info(other).name
+    )
 }
 
 /// What makes a dislodged unit wrong besides its own fields.
@@ -379,6 +393,7 @@ impl Reader<'_> {
         Ok(out)
     }
 
+    #[inline(always)]
     pub fn power(&self, name: &str) -> Option<Power> {
         self.places.power(self.map, name)
     }
@@ -397,16 +412,18 @@ impl Reader<'_> {
         Ok(loc.province)
     }
 
-    /// A supply center, spelled `text`.
+    /// A supply center, spelled `text`. Inlined: most are codes, read at once.
+    #[inline(always)]
     pub fn center(&self, text: &str) -> Result<Province, String> {
-        // A code of a center, as the contract writes it.
-        if let &[a, b, c] = text.as_bytes()
-            && let Some(loc) = self.places.code3([a, b, c])
-            && loc.coast.is_none()
-            && self.map.is_supply_center(loc.province)
-        {
-            return Ok(loc.province);
+        match self.plain_center(text) {
+            Some(p) => Ok(p),
+            None => self.any_center(text),
         }
+    }
+
+    /// `center` in any spelling, or why it is not one.
+    #[inline(never)]
+    fn any_center(&self, text: &str) -> Result<Province, String> {
         let p = self.province(text)?;
         if !self.map.is_supply_center(p) {
             return Err(format!("{text:?} is not a supply center"));
@@ -414,11 +431,18 @@ impl Reader<'_> {
         Ok(p)
     }
 
-    /// `"A PAR"`, `"F STP/SC"`.
+    /// `"A PAR"`, `"F STP/SC"`. Inlined: most are read at once.
+    #[inline(always)]
     pub fn unit(&self, power: Power, text: &str) -> Result<Unit, String> {
-        if let Some(unit) = self.plain_unit(power, text) {
-            return Ok(unit);
+        match self.plain_unit(power, text) {
+            Some(unit) => Ok(unit),
+            None => self.any_unit(power, text),
         }
+    }
+
+    /// `unit` in any spelling, or why it is not one.
+    #[inline(never)]
+    fn any_unit(&self, power: Power, text: &str) -> Result<Unit, String> {
         // `A PAR` as the contract writes it, cut without a search; any other
         // spelling is cut at its first white space.
         let plain = match text.as_bytes() {
@@ -468,10 +492,22 @@ impl Reader<'_> {
         })
     }
 
+    /// The code of a center, as the contract writes it (`PAR`): read as
+    /// `center` reads it, without its other spellings and messages. `None`
+    /// for anything else.
+    #[inline(always)]
+    fn plain_center(&self, text: &str) -> Option<Province> {
+        let &[a, b, c] = text.as_bytes() else {
+            return None;
+        };
+        let loc = self.places.code3([a, b, c])?;
+        (loc.coast.is_none() && self.map.is_supply_center(loc.province)).then_some(loc.province)
+    }
+
     /// A unit as the contract writes it (`A PAR`, `f stp/sc`), where it can
     /// stand: read as `unit` reads it, without its other spellings and
     /// messages. `None` for anything else.
-    #[inline]
+    #[inline(always)]
     fn plain_unit(&self, power: Power, text: &str) -> Option<Unit> {
         let kind = match text.as_bytes() {
             [b'A' | b'a', b' ', ..] => UnitKind::Army,
