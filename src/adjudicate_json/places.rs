@@ -79,15 +79,29 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// (`(letters after the slash, location)`).
 type Code = (Option<Location>, Vec<([u8; 2], Location)>);
 
+/// Per byte: a letter of either case as 0..26, anything else as `NOT_LETTER`.
+static LETTERS: [u8; 256] = {
+    let mut table = [NOT_LETTER; 256];
+    let mut i = 0;
+    while i < 26 {
+        table[b'a' as usize + i] = i as u8;
+        table[b'A' as usize + i] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+const NOT_LETTER: u8 = 0x80;
+
 #[inline]
 fn slot(code: &[u8]) -> Option<usize> {
     let [a, b, c] = *code else { return None };
-    // A letter of either case, as 0..26 (an upper-case one with its case bit set).
-    let letter = |x: u8| {
-        let i = (x | 0x20).wrapping_sub(b'a');
-        (i < 26).then_some(i as usize)
-    };
-    Some((letter(a)? * 26 + letter(b)?) * 26 + letter(c)?)
+    let [a, b, c] = [a, b, c].map(|x| LETTERS[usize::from(x)]);
+    // One test for the three: `NOT_LETTER` is the only value with its bit.
+    if (a | b | c) & NOT_LETTER != 0 {
+        return None;
+    }
+    Some((usize::from(a) * 26 + usize::from(b)) * 26 + usize::from(c))
 }
 
 fn json(text: &str) -> Box<str> {

@@ -425,11 +425,11 @@ fn before(a: &str, b: &str) -> bool {
 pub(super) fn plain_run(rest: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = rest.chunks_exact(8);
     let mut i = 0;
-    while let Some(chunk) = rest.get(i..i + 8) {
-        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
+    for chunk in &mut chunks {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
         let x = u64::from_le_bytes(bytes);
         let quote = x ^ (ONES * u64::from(b'"'));
         let slash = x ^ (ONES * u64::from(b'\\'));
@@ -445,7 +445,7 @@ pub(super) fn plain_run(rest: &[u8]) -> usize {
         }
         i += 8;
     }
-    let tail = rest.get(i..).unwrap_or_default();
+    let tail = chunks.remainder();
     i + tail
         .iter()
         .position(|&c| c == b'"' || c == b'\\' || c < 0x20)

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::places::{Places, Ready};
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
-use crate::map::{Location, Map, Power, Province, UnitKind};
+use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
 
@@ -77,6 +77,8 @@ pub struct Scratch {
     text: String,
     reason: String,
     words: Words,
+    /// Per place in the key order: the centers its power owns.
+    owned: Vec<ProvinceSet>,
 }
 
 /// What writing needs besides the buffer.
@@ -248,6 +250,7 @@ impl Writer<'_> {
             text,
             reason,
             words,
+            owned,
         } = scratch;
         // Texts read by the scanner have nothing to escape.
         let order: fn(&mut Vec<u8>, &str) = if request.plain { quoted } else { string };
@@ -347,16 +350,34 @@ impl Writer<'_> {
                 }
             }
         });
-        out.extend_from_slice(b",\"supply_centers\":");
-        items.clear();
+        out.extend_from_slice(b",\"supply_centers\":{");
+        // Each power's centers as a set (a map has at most 128 provinces),
+        // written in province order.
+        owned.clear();
+        owned.resize(powers.len(), ProvinceSet::EMPTY);
         for (i, owner) in after.owners.iter().enumerate() {
-            if let Some(p) = owner {
-                items.push((rank(*p), i));
+            if let Some(p) = owner
+                && let Some(set) = owned.get_mut(rank(*p))
+            {
+                set.insert(Province(i as u8));
             }
         }
-        groups.write(out, powers, items, |out, i| {
-            self.places.write_province(map, out, Province(i as u8));
-        });
+        let mut any_power = false;
+        for (set, (key, _)) in owned.iter().zip(powers) {
+            if set.is_empty() {
+                continue;
+            }
+            comma(out, &mut any_power);
+            key.write(out);
+            out.extend_from_slice(b":[");
+            let mut any = false;
+            for p in set.iter() {
+                comma(out, &mut any);
+                self.places.write_province(map, out, p);
+            }
+            out.push(b']');
+        }
+        out.push(b'}');
         out.extend_from_slice(b",\"units\":");
         items.clear();
         items.extend(
