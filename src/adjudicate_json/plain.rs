@@ -15,8 +15,8 @@
 use super::Request;
 use super::places::Places;
 use super::read::{Field, Gathered, Name, OrderReader, Reader, read_phase, read_variant};
-use crate::judge::Dislodged;
-use crate::map::{Map, Power, ProvinceSet};
+use crate::judge::{Dislodged, Unit};
+use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind};
 
 /// The request of `text`, if it is a plain document.
@@ -211,6 +211,49 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
+    /// The `N` bytes of the string that starts here, when it is `N` bytes
+    /// long, for the caller to check and take (`at` moved past it);
+    /// `None` when it is not, or is not here (leaving white space to
+    /// `string`). The caller takes it only when its bytes are all plain.
+    #[inline(always)]
+    fn short<const N: usize>(&self) -> Option<[u8; N]> {
+        let window = self.text.as_bytes().get(self.at..self.at + N + 2)?;
+        let (&open, rest) = window.split_first()?;
+        let (&close, inner) = rest.split_last()?;
+        if open != b'"' || close != b'"' {
+            return None;
+        }
+        inner.try_into().ok()
+    }
+
+    /// A unit of `power`: `"A PAR"` taken in one look, any other string
+    /// read by the reader.
+    #[inline(always)]
+    fn unit(&mut self, power: Power) -> Scan<Unit> {
+        if let Some([kind, b' ', a, b, c]) = self.short::<5>()
+            && let Some(unit) = self.reader.unit_code(power, kind, [a, b, c])
+        {
+            self.at += 7;
+            return Some(unit);
+        }
+        let text = self.string()?;
+        self.reader.unit(power, text).ok()
+    }
+
+    /// A supply center: `"PAR"` taken in one look, any other string read
+    /// by the reader.
+    #[inline(always)]
+    fn center(&mut self) -> Scan<Province> {
+        if let Some(code) = self.short::<3>()
+            && let Some(p) = self.reader.center_code(code)
+        {
+            self.at += 5;
+            return Some(p);
+        }
+        let text = self.string()?;
+        self.reader.center(text).ok()
+    }
+
     /// `"key":`
     fn key(&mut self) -> Scan<&'a str> {
         let key = self.string()?;
@@ -246,8 +289,8 @@ impl<'a> Scanner<'a, '_> {
             Name::Units => {
                 let mut keys = self.per_power((0, 0), |s, power| {
                     let start = s.got.units.len();
-                    s.strings(|s, text| {
-                        let unit = reader.unit(power, text).ok()?;
+                    s.list(|s| {
+                        let unit = s.unit(power)?;
                         s.got.unit(map, unit).ok()
                     })?;
                     Some((start, s.got.units.len()))
@@ -256,9 +299,9 @@ impl<'a> Scanner<'a, '_> {
             }
             Name::SupplyCenters => {
                 let mut keys = self.per_power((), |s, power| {
-                    s.strings(|s, text| {
-                        let p = reader.center(text).ok()?;
-                        s.got.owner(map, power, p, text).ok()
+                    s.list(|s| {
+                        let p = s.center()?;
+                        s.got.owner(power, p).ok()
                     })
                 })?;
                 // The owners are the same in any order: only a key given
@@ -268,8 +311,8 @@ impl<'a> Scanner<'a, '_> {
             Name::HomeCenters => {
                 let mut keys = self.per_power((Power(0), ProvinceSet::EMPTY), |s, power| {
                     let mut set = ProvinceSet::EMPTY;
-                    s.strings(|_, text| {
-                        set.insert(reader.center(text).ok()?);
+                    s.list(|s| {
+                        set.insert(s.center()?);
                         Some(())
                     })?;
                     Some((power, set))
@@ -313,13 +356,21 @@ impl<'a> Scanner<'a, '_> {
     /// `[ "A PAR", ... ]`: `item` is called for each string.
     #[inline]
     fn strings(&mut self, mut item: impl FnMut(&mut Self, &'a str) -> Scan<()>) -> Scan<()> {
+        self.list(|s| {
+            let text = s.string()?;
+            item(s, text)
+        })
+    }
+
+    /// `[ "A PAR", ... ]`: `item` reads each string.
+    #[inline]
+    fn list(&mut self, mut item: impl FnMut(&mut Self) -> Scan<()>) -> Scan<()> {
         self.expect(b'[')?;
         if self.take(b']') {
             return Some(());
         }
         loop {
-            let text = self.string()?;
-            item(self, text)?;
+            item(self)?;
             // `", "` or `","` between strings, as programs write them,
             // taken at once; any other white space as `items` takes it.
             let b = self.text.as_bytes();

@@ -160,21 +160,12 @@ impl<'s> Gathered<'s> {
         Ok(())
     }
 
-    /// `power` owns the center `p` (spelled `text`), unless another does.
-    #[inline]
-    pub fn owner(
-        &mut self,
-        map: &Map,
-        power: Power,
-        p: Province,
-        text: &str,
-    ) -> Result<(), String> {
+    /// `power` owns the center `p`, unless another power does (`Err`).
+    #[inline(always)]
+    pub fn owner(&mut self, power: Power, p: Province) -> Result<(), Power> {
         let slot = &mut self.owners[p.0 as usize];
         if let Some(other) = *slot {
-            return Err(format!(
-                "{text:?} is also owned by {}",
-                map.power_info(other).name
-            ));
+            return Err(other);
         }
         *slot = Some(power);
         Ok(())
@@ -258,6 +249,16 @@ impl<'s> Gathered<'s> {
             entries: self.entries,
             plain,
         }
+    }
+}
+
+/// The kind of unit of the letter `A` or `F`, in either case.
+#[inline(always)]
+fn unit_kind(letter: u8) -> Option<UnitKind> {
+    match letter {
+        b'A' | b'a' => Some(UnitKind::Army),
+        b'F' | b'f' => Some(UnitKind::Fleet),
+        _ => None,
     }
 }
 
@@ -500,7 +501,13 @@ impl Reader<'_> {
         let &[a, b, c] = text.as_bytes() else {
             return None;
         };
-        let loc = self.places.code3([a, b, c])?;
+        self.center_code([a, b, c])
+    }
+
+    /// The center whose code is these three letters (`PAR`, `par`).
+    #[inline(always)]
+    pub fn center_code(&self, code: [u8; 3]) -> Option<Province> {
+        let loc = self.places.code3(code)?;
         (loc.coast.is_none() && self.map.is_supply_center(loc.province)).then_some(loc.province)
     }
 
@@ -509,15 +516,26 @@ impl Reader<'_> {
     /// messages. `None` for anything else.
     #[inline(always)]
     fn plain_unit(&self, power: Power, text: &str) -> Option<Unit> {
-        let kind = match text.as_bytes() {
-            [b'A' | b'a', b' ', ..] => UnitKind::Army,
-            [b'F' | b'f', b' ', ..] => UnitKind::Fleet,
-            _ => return None,
-        };
-        let location = match *text.as_bytes() {
-            [_, _, a, b, c] => self.places.code3([a, b, c])?,
-            _ => self.places.code(text.get(2..)?)?,
-        };
+        match *text.as_bytes() {
+            [kind, b' ', a, b, c] => self.unit_code(power, kind, [a, b, c]),
+            [kind, b' ', ..] => {
+                let location = self.places.code(text.get(2..)?)?;
+                self.standing(power, unit_kind(kind)?, location)
+            }
+            _ => None,
+        }
+    }
+
+    /// `power`'s unit of kind `A` or `F` (either case) at the province of
+    /// these three letters, where it can stand.
+    #[inline(always)]
+    pub fn unit_code(&self, power: Power, kind: u8, code: [u8; 3]) -> Option<Unit> {
+        let kind = unit_kind(kind)?;
+        self.standing(power, kind, self.places.code3(code)?)
+    }
+
+    #[inline(always)]
+    fn standing(&self, power: Power, kind: UnitKind, location: Location) -> Option<Unit> {
         self.map.can_stand(kind, location).then_some(Unit {
             power,
             kind,
@@ -557,7 +575,12 @@ impl Reader<'_> {
                 let path = || at("supply_centers", key, i);
                 let text = string(path, item)?;
                 self.center(text)
-                    .and_then(|p| got.owner(self.map, power, p, text))
+                    .and_then(|p| {
+                        got.owner(power, p).map_err(|other| {
+                            let name = &self.map.power_info(other).name;
+                            format!("{text:?} is also owned by {name}")
+                        })
+                    })
                     .map_err(|m| InputError::new(path(), m))?;
             }
         }
