@@ -262,8 +262,11 @@ impl Words<'_> {
         let &[a, b, c] = text.get(at..at + 3)? else {
             return None;
         };
-        let loc = self.places.code3([a, b, c])?;
-        (!self.needs_coast(loc)).then_some(loc)
+        let facts = self.places.code3([a, b, c])?;
+        if facts.needs_coast {
+            return None;
+        }
+        facts.location
     }
 
     #[inline]

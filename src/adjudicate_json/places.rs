@@ -19,8 +19,8 @@ pub struct Places {
     /// Can orders in the contract's spelling be read without the grammar
     /// (`canonical::usable`)?
     pub plain_orders: bool,
-    /// Slot of a three-letter code → index in `codes` + 1 (0: no code).
-    by_letters: Vec<u16>,
+    /// Slot of a three-letter code → what it reads as.
+    by_letters: Vec<Code3>,
     /// Per province code: what `Map::lookup` reads it as, and the same for each of
     /// its coast codes (`(letters after the slash, location)`).
     codes: Vec<Code>,
@@ -115,7 +115,7 @@ impl Places {
     pub fn new(map: &Map) -> Places {
         let mut places = Places {
             plain_orders: super::canonical::usable(map),
-            by_letters: vec![0; SLOTS],
+            by_letters: vec![Code3::default(); SLOTS],
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),
             unit_json: Vec::with_capacity(map.province_count()),
@@ -178,10 +178,11 @@ impl Places {
                 }
             }
             if let Some(i) = slot(code.as_bytes())
-                && places.by_letters[i] == 0
+                && places.by_letters[i].index == 0
             {
-                places.codes.push((map.lookup(&code), read));
-                places.by_letters[i] = places.codes.len() as u16;
+                let location = map.lookup(&code);
+                places.codes.push((location, read));
+                places.by_letters[i] = Code3::new(map, location, places.codes.len() as u16);
             }
             // `"A ` and the code's JSON string from its first character on
             // (a string escapes character by character).
@@ -249,7 +250,7 @@ impl Places {
             6 if b[3] == b'/' => (&b[..3], Some([b[4], b[5]])),
             _ => return None,
         };
-        let i = *self.by_letters.get(slot(head)?)? as usize;
+        let i = self.by_letters.get(slot(head)?)?.index as usize;
         let (plain, coasts) = self.codes.get(i.checked_sub(1)?)?;
         match tail {
             None => *plain,
@@ -261,11 +262,11 @@ impl Places {
     }
 
     /// `code` for a province's three letters (`PAR`, `par`), without
-    /// the checks of a text's length and of a coast.
+    /// the checks of a text's length and of a coast, with what the forms
+    /// read in one look ask of its place.
     #[inline]
-    pub fn code3(&self, letters: [u8; 3]) -> Option<Location> {
-        let i = *self.by_letters.get(slot(&letters)?)? as usize;
-        self.codes.get(i.checked_sub(1)?)?.0
+    pub fn code3(&self, letters: [u8; 3]) -> Option<&Code3> {
+        self.by_letters.get(slot(&letters)?)
     }
 
     /// What `Map::lookup` reads `text` as, codes and names first.
@@ -358,6 +359,47 @@ impl Places {
     #[inline]
     pub fn write_province(&self, map: &Map, out: &mut Vec<u8>, p: Province) {
         self.write(map, out, p.into());
+    }
+}
+
+/// What a province's three-letter code reads as, with the map's answers
+/// about that place, asked once when the table is made.
+#[derive(Copy, Clone, Default)]
+pub(super) struct Code3 {
+    /// What `Map::lookup` reads the code as.
+    pub location: Option<Location>,
+    /// Place in `codes` + 1 (0: not a code).
+    index: u16,
+    /// `Map::can_stand` for an army and for a fleet.
+    pub army_stands: bool,
+    pub fleet_stands: bool,
+    /// A supply center, named without a coast.
+    pub center: bool,
+    /// A province with coasts, named without one.
+    pub needs_coast: bool,
+}
+
+impl Code3 {
+    fn new(map: &Map, location: Option<Location>, index: u16) -> Code3 {
+        let facts = |f: &dyn Fn(Location) -> bool| location.is_some_and(f);
+        Code3 {
+            location,
+            index,
+            army_stands: facts(&|l| map.can_stand(UnitKind::Army, l)),
+            fleet_stands: facts(&|l| map.can_stand(UnitKind::Fleet, l)),
+            center: facts(&|l| l.coast.is_none() && map.is_supply_center(l.province)),
+            needs_coast: facts(&|l| l.coast.is_none() && !map.coasts(l.province).is_empty()),
+        }
+    }
+
+    /// The place, if a unit of this kind can stand there.
+    #[inline(always)]
+    pub fn standing(&self, kind: UnitKind) -> Option<Location> {
+        let stands = match kind {
+            UnitKind::Army => self.army_stands,
+            UnitKind::Fleet => self.fleet_stands,
+        };
+        if stands { self.location } else { None }
     }
 }
 

@@ -507,8 +507,12 @@ impl Reader<'_> {
     /// The center whose code is these three letters (`PAR`, `par`).
     #[inline(always)]
     pub fn center_code(&self, code: [u8; 3]) -> Option<Province> {
-        let loc = self.places.code3(code)?;
-        (loc.coast.is_none() && self.map.is_supply_center(loc.province)).then_some(loc.province)
+        let facts = self.places.code3(code)?;
+        if facts.center {
+            Some(facts.location?.province)
+        } else {
+            None
+        }
     }
 
     /// A unit as the contract writes it (`A PAR`, `f stp/sc`), where it can
@@ -531,7 +535,12 @@ impl Reader<'_> {
     #[inline(always)]
     pub fn unit_code(&self, power: Power, kind: u8, code: [u8; 3]) -> Option<Unit> {
         let kind = unit_kind(kind)?;
-        self.standing(power, kind, self.places.code3(code)?)
+        let location = self.places.code3(code)?.standing(kind)?;
+        Some(Unit {
+            power,
+            kind,
+            location,
+        })
     }
 
     #[inline(always)]
