@@ -59,8 +59,8 @@ impl InputError {
 /// What one order of the document became before adjudication.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Entry<'a> {
-    /// Read; `orders[index]` of the request.
-    Read { index: usize },
+    /// Read as `orders[index]` of the request, from `text`.
+    Read { index: usize, text: &'a str },
     /// The grammar could not read it; the text and why.
     Unread { text: &'a str, why: String },
 }
@@ -72,8 +72,6 @@ enum Entry<'a> {
 pub struct Request<'a> {
     pub position: Position,
     pub orders: Vec<PowerOrder>,
-    /// The text of `orders[i]` as written.
-    pub order_texts: Vec<&'a str>,
     entries: Vec<(Power, Entry<'a>)>,
     /// Read by the scanner: no order text has anything to escape in JSON.
     plain: bool,
@@ -86,7 +84,6 @@ impl std::fmt::Debug for Request<'_> {
         f.debug_struct("Request")
             .field("position", &self.position)
             .field("orders", &self.orders)
-            .field("order_texts", &self.order_texts)
             .field("entries", &self.entries)
             .finish()
     }

@@ -128,7 +128,6 @@ pub(super) struct Gathered<'s> {
     pub dislodged: Vec<Dislodged>,
     pub contested: ProvinceSet,
     orders: Vec<PowerOrder>,
-    order_texts: Vec<&'s str>,
     entries: Vec<(Power, Entry<'s>)>,
 }
 
@@ -142,7 +141,6 @@ impl<'s> Gathered<'s> {
             dislodged: Vec::new(),
             contested: ProvinceSet::EMPTY,
             orders: Vec::with_capacity(40),
-            order_texts: Vec::with_capacity(40),
             entries: Vec::with_capacity(40),
         }
     }
@@ -224,8 +222,7 @@ impl<'s> Gathered<'s> {
     fn read(&mut self, power: Power, order: Order, text: &'s str) {
         let index = self.orders.len();
         self.orders.push(PowerOrder { power, order });
-        self.order_texts.push(text);
-        self.entries.push((power, Entry::Read { index }));
+        self.entries.push((power, Entry::Read { index, text }));
     }
 
     /// The request for `phase`; `plain`: read by the scanner.
@@ -245,7 +242,6 @@ impl<'s> Gathered<'s> {
                 homes: self.homes,
             },
             orders: self.orders,
-            order_texts: self.order_texts,
             entries: self.entries,
             plain,
         }

@@ -82,7 +82,15 @@ fn reads_a_position() {
     assert_eq!(r.position.dislodged[0].attacker_from, p("bur"));
     assert!(r.position.contested.contains(p("bel")));
     assert_eq!(r.orders.len(), 1);
-    assert_eq!(r.order_texts, vec!["A BUR H"]);
+    let read: Vec<_> = r
+        .entries
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Entry::Read { text, .. } => Some(*text),
+            Entry::Unread { .. } => None,
+        })
+        .collect();
+    assert_eq!(read, vec!["A BUR H"]);
     let unread: Vec<_> = r.unread().map(|(_, text, _)| text).collect();
     assert_eq!(unread, vec!["A PAR - XYZ"]);
 }

@@ -328,9 +328,8 @@ impl Writer<'_> {
                 return;
             };
             match entry {
-                Entry::Read { index } => {
-                    let text = request.order_texts[*index];
-                    match all.get(*index) {
+                &Entry::Read { index, text } => {
+                    match all.get(index) {
                         Some(r) => {
                             self.item(out, words, reason, before, all, (text, order), r, false)
                         }
