@@ -257,7 +257,7 @@ impl Words<'_> {
     }
 
     /// The three-letter code at `at`, if it names a place that needs no coast.
-    #[inline]
+    #[inline(always)]
     fn short_place(&self, text: &[u8], at: usize) -> Option<Location> {
         let &[a, b, c] = text.get(at..at + 3)? else {
             return None;

@@ -330,7 +330,7 @@ impl Places {
 
     /// `"A PAR"`, `"F STP/NC"`: a string escapes character by character, so
     /// the escaped code follows `"A `.
-    #[inline]
+    #[inline(always)]
     pub fn write_unit(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
         if loc.coast.is_none()
             && let Some(units) = self.unit_json.get(loc.province.0 as usize)
@@ -342,6 +342,12 @@ impl Places {
             units[i].write(out);
             return;
         }
+        self.write_unit_on_coast(map, out, kind, loc);
+    }
+
+    /// `write_unit` for a fleet on a coast (or a place the table lacks).
+    #[inline(never)]
+    fn write_unit_on_coast(&self, map: &Map, out: &mut Vec<u8>, kind: UnitKind, loc: Location) {
         out.push(b'"');
         out.push(kind.letter() as u8);
         out.push(b' ');

@@ -328,18 +328,14 @@ impl Writer<'_> {
                 return;
             };
             match entry {
-                &Entry::Read { index, text } => {
-                    match all.get(index) {
-                        Some(r) => {
-                            self.item(out, words, reason, before, all, (text, order), r, false)
-                        }
-                        None => {
-                            out.extend_from_slice(b"{\"order\":");
-                            order(out, text);
-                            out.extend_from_slice(b",\"result\":\"void\"}");
-                        }
+                &Entry::Read { index, text } => match all.get(index) {
+                    Some(r) => self.item(out, words, reason, before, all, (text, order), r, false),
+                    None => {
+                        out.extend_from_slice(b"{\"order\":");
+                        order(out, text);
+                        out.extend_from_slice(b",\"result\":\"void\"}");
                     }
-                }
+                },
                 Entry::Unread { text, why } => {
                     out.extend_from_slice(b"{\"order\":");
                     order(out, text);
