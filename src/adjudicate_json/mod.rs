@@ -56,13 +56,14 @@ impl InputError {
     }
 }
 
-/// What one order of the document became before adjudication.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What one order of the document became before adjudication. Plain data,
+/// so a list of them is dropped at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Entry<'a> {
     /// Read as `orders[index]` of the request, from `text`.
     Read { index: usize, text: &'a str },
-    /// The grammar could not read it; the text and why.
-    Unread { text: &'a str, why: String },
+    /// The grammar could not read it; the text, and why as `reasons[why]`.
+    Unread { text: &'a str, why: usize },
 }
 
 /// A document, read: the position, the orders that could be read, and for each
@@ -73,6 +74,8 @@ pub struct Request<'a> {
     pub position: Position,
     pub orders: Vec<PowerOrder>,
     entries: Vec<(Power, Entry<'a>)>,
+    /// Why each order not read was not.
+    reasons: Vec<String>,
     /// Read by the scanner: no order text has anything to escape in JSON.
     plain: bool,
 }
@@ -85,6 +88,7 @@ impl std::fmt::Debug for Request<'_> {
             .field("position", &self.position)
             .field("orders", &self.orders)
             .field("entries", &self.entries)
+            .field("reasons", &self.reasons)
             .finish()
     }
 }
@@ -93,7 +97,7 @@ impl Request<'_> {
     /// Orders the grammar could not read: `(power, text, why)`.
     pub fn unread(&self) -> impl Iterator<Item = (Power, &str, &str)> {
         self.entries.iter().filter_map(|(p, e)| match e {
-            Entry::Unread { text, why } => Some((*p, *text, why.as_str())),
+            Entry::Unread { text, why } => Some((*p, *text, self.reasons[*why].as_str())),
             Entry::Read { .. } => None,
         })
     }

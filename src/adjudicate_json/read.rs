@@ -129,6 +129,7 @@ pub(super) struct Gathered<'s> {
     pub contested: ProvinceSet,
     orders: Vec<PowerOrder>,
     entries: Vec<(Power, Entry<'s>)>,
+    reasons: Vec<String>,
 }
 
 impl<'s> Gathered<'s> {
@@ -142,6 +143,7 @@ impl<'s> Gathered<'s> {
             contested: ProvinceSet::EMPTY,
             orders: Vec::with_capacity(40),
             entries: Vec::with_capacity(40),
+            reasons: Vec::new(),
         }
     }
 
@@ -200,20 +202,22 @@ impl<'s> Gathered<'s> {
             self.read(power, order, text);
             return;
         }
-        let entry = match parse(reader.map, kind, text) {
-            Ok((Some(named), _)) if named != power => Entry::Unread {
-                text,
-                why: format!(
-                    "the order is for {}",
-                    reader.map.power_info(named).name.to_uppercase()
-                ),
-            },
+        let why = match parse(reader.map, kind, text) {
+            Ok((Some(named), _)) if named != power => format!(
+                "the order is for {}",
+                reader.map.power_info(named).name.to_uppercase()
+            ),
             Ok((_, order)) => {
                 self.read(power, order, text);
                 return;
             }
-            Err(why) => Entry::Unread { text, why },
+            Err(why) => why,
         };
+        let entry = Entry::Unread {
+            text,
+            why: self.reasons.len(),
+        };
+        self.reasons.push(why);
         self.entries.push((power, entry));
     }
 
@@ -243,6 +247,7 @@ impl<'s> Gathered<'s> {
             },
             orders: self.orders,
             entries: self.entries,
+            reasons: self.reasons,
             plain,
         }
     }

@@ -336,11 +336,11 @@ impl Writer<'_> {
                         out.extend_from_slice(b",\"result\":\"void\"}");
                     }
                 },
-                Entry::Unread { text, why } => {
+                &Entry::Unread { text, why } => {
                     out.extend_from_slice(b"{\"order\":");
                     order(out, text);
                     out.extend_from_slice(b",\"reason\":");
-                    string(out, why);
+                    string(out, request.reasons.get(why).map_or("", String::as_str));
                     out.extend_from_slice(b",\"result\":\"void\"}");
                 }
             }
