@@ -1,13 +1,13 @@
 //! One document in, one result out, line after line (`legate adjudicate`,
 //! with or without `--batch`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
 use super::InputError;
 use super::places::Places;
-use super::read::{OrderReader, read};
+use super::read::{OrderReader, Spare, read};
 use super::write::{Keys, Scratch, Writer};
 use super::{Request, plain};
 use crate::judge::{Countries, Rules, adjudicate};
@@ -23,6 +23,8 @@ pub struct Batch<'m> {
     parse: OrderReader<'m>,
     /// The writer's lists, kept from one document to the next.
     scratch: RefCell<Scratch>,
+    /// The last request's lists, for the next document to be read into.
+    spare: Cell<Spare>,
 }
 
 impl<'m> Batch<'m> {
@@ -36,14 +38,17 @@ impl<'m> Batch<'m> {
             keys: Keys::new(map),
             parse,
             scratch: RefCell::default(),
+            spare: Cell::default(),
         }
     }
 
     /// Adjudicates the document `text` and appends its result, as one line of
     /// JSON without the newline, to `out`. On an error `out` is as it was.
     pub fn adjudicate(&self, text: &str, out: &mut Vec<u8>) -> Result<(), InputError> {
-        if let Some(request) = plain::read(self.map, &self.places, text, self.parse) {
+        let spare = self.spare.take();
+        if let Some(request) = plain::read(self.map, &self.places, text, self.parse, spare) {
             self.write(&request, out);
+            self.spare.set(Spare::of(request));
             return Ok(());
         }
         // Not a plain document: the `Value` reader reads it or names its

@@ -14,7 +14,7 @@
 
 use super::Request;
 use super::places::Places;
-use super::read::{Field, Gathered, Name, OrderReader, Reader, read_phase, read_variant};
+use super::read::{Field, Gathered, Name, OrderReader, Reader, Spare, read_phase, read_variant};
 use crate::judge::{Dislodged, Unit};
 use crate::map::{Map, Power, Province, ProvinceSet};
 use crate::phase::{Phase, PhaseKind};
@@ -25,12 +25,13 @@ pub(super) fn read<'a>(
     places: &Places,
     text: &'a str,
     parse: OrderReader<'_>,
+    spare: Spare,
 ) -> Option<Request<'a>> {
     let mut scan = Scanner {
         text,
         at: 0,
         reader: Reader { map, places },
-        got: Gathered::new(map, places),
+        got: Gathered::new(map, places, spare),
         seen: 0,
         phase: None,
         orders: Vec::with_capacity(40),

@@ -105,7 +105,7 @@ pub(super) fn read<'v>(
     read_variant(value_text(get(Name::Variant)))?;
     let phase = read_phase(value_text(get(Name::Phase)))?;
     let reader = Reader { map, places };
-    let mut got = Gathered::new(map, places);
+    let mut got = Gathered::new(map, places, Spare::default());
     reader.units(&mut got, get(Name::Units))?;
     reader.owners(&mut got, get(Name::SupplyCenters), phase)?;
     reader.homes(&mut got, get(Name::HomeCenters))?;
@@ -133,15 +133,28 @@ pub(super) struct Gathered<'s> {
 }
 
 impl<'s> Gathered<'s> {
-    pub fn new(map: &Map, places: &Places) -> Gathered<'s> {
+    /// Nothing gathered yet, in the lists of `spare`.
+    pub fn new(map: &Map, places: &Places, spare: Spare) -> Gathered<'s> {
+        let Spare {
+            mut units,
+            mut owners,
+            mut homes,
+            mut orders,
+        } = spare;
+        units.clear();
+        owners.clear();
+        owners.resize(map.province_count(), None);
+        homes.clear();
+        homes.extend_from_slice(&places.homes);
+        orders.clear();
         Gathered {
-            units: Vec::with_capacity(40),
+            units,
             taken: ProvinceSet::EMPTY,
-            owners: vec![None; map.province_count()],
-            homes: places.homes.clone(),
+            owners,
+            homes,
             dislodged: Vec::new(),
             contested: ProvinceSet::EMPTY,
-            orders: Vec::with_capacity(40),
+            orders,
             entries: Vec::with_capacity(40),
             reasons: Vec::new(),
         }
@@ -271,6 +284,28 @@ fn occupied(map: &Map, p: Province, other: Power) -> String {
         map.location_code(p.into()),
         map.power_info(other).name
     )
+}
+
+/// The lists of a request done with, kept for the next document to read
+/// into (a batch reads one document after another).
+#[derive(Default)]
+pub struct Spare {
+    units: Vec<Unit>,
+    owners: Vec<Option<Power>>,
+    homes: Vec<ProvinceSet>,
+    orders: Vec<PowerOrder>,
+}
+
+impl Spare {
+    /// The lists of `request`, to be read into again.
+    pub fn of(request: Request) -> Spare {
+        Spare {
+            units: request.position.units,
+            owners: request.position.owners,
+            homes: request.position.homes,
+            orders: request.orders,
+        }
+    }
 }
 
 /// What makes a dislodged unit wrong besides its own fields.

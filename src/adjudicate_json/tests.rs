@@ -23,7 +23,13 @@ fn holds(map: &Map, _: PhaseKind, text: &str) -> Result<(Option<Power>, Order), 
 /// The request of a plain document (`plain.rs`), or `None`.
 fn read_plain(text: &str) -> Option<Request<'_>> {
     let map = Map::standard();
-    super::plain::read(map, &super::places::Places::new(map), text, &holds)
+    super::plain::read(
+        map,
+        &super::places::Places::new(map),
+        text,
+        &holds,
+        super::read::Spare::default(),
+    )
 }
 
 /// Reads `text` as a `Value`; when it is also read as a plain document, that

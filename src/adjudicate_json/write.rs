@@ -36,6 +36,16 @@ pub fn string(out: &mut Vec<u8>, text: &str) {
     let _ = serde_json::to_writer(&mut *out, text);
 }
 
+/// `text` as a JSON string; `plain`: it has nothing to escape.
+#[inline(always)]
+fn text_as_read(out: &mut Vec<u8>, text: &str, plain: bool) {
+    if plain {
+        quoted(out, text);
+    } else {
+        string(out, text);
+    }
+}
+
 /// `text`, which has nothing to escape, as a JSON string.
 #[inline]
 fn quoted(out: &mut Vec<u8>, text: &str) {
@@ -253,7 +263,7 @@ impl Writer<'_> {
             owned,
         } = scratch;
         // Texts read by the scanner have nothing to escape.
-        let order: fn(&mut Vec<u8>, &str) = if request.plain { quoted } else { string };
+        let order = |out: &mut Vec<u8>, text: &str| text_as_read(out, text, request.plain);
 
         out.extend_from_slice(b"{\"contested\":[");
         if after.phase.kind == PhaseKind::Retreat {
@@ -324,12 +334,21 @@ impl Writer<'_> {
                 };
                 text.clear();
                 write_order_text(text, map, self.places, before, &r.order);
-                self.item(out, words, reason, before, all, (text, string), r, true);
+                self.item(out, words, reason, before, all, (text, false), r, true);
                 return;
             };
             match entry {
                 &Entry::Read { index, text } => match all.get(index) {
-                    Some(r) => self.item(out, words, reason, before, all, (text, order), r, false),
+                    Some(r) => self.item(
+                        out,
+                        words,
+                        reason,
+                        before,
+                        all,
+                        (text, request.plain),
+                        r,
+                        false,
+                    ),
                     None => {
                         out.extend_from_slice(b"{\"order\":");
                         order(out, text);
@@ -397,6 +416,7 @@ impl Writer<'_> {
 
     /// One entry of `results`; `reason` is the report's plain-words explanation.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn item(
         &self,
         out: &mut Vec<u8>,
@@ -404,7 +424,7 @@ impl Writer<'_> {
         reason: &mut String,
         before: &Position,
         all: &[Resolution],
-        (text, write_text): (&str, fn(&mut Vec<u8>, &str)),
+        (text, plain): (&str, bool),
         r: &Resolution,
         defaulted: bool,
     ) {
@@ -413,7 +433,7 @@ impl Writer<'_> {
             out.extend_from_slice(b"\"default\":true,");
         }
         out.extend_from_slice(b"\"order\":");
-        write_text(out, text);
+        text_as_read(out, text, plain);
         reason.clear();
         if crate::report::why::explain_into(reason, self.map, before, all, r, text) {
             out.extend_from_slice(b",\"reason\":");
