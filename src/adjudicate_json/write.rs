@@ -337,8 +337,8 @@ impl Writer<'_> {
                 self.item(out, words, reason, before, all, (text, false), r, true);
                 return;
             };
-            match entry {
-                &Entry::Read { index, text } => match all.get(index) {
+            match *entry {
+                Entry::Read { index, text } => match all.get(index) {
                     Some(r) => self.item(
                         out,
                         words,
@@ -355,7 +355,7 @@ impl Writer<'_> {
                         out.extend_from_slice(b",\"result\":\"void\"}");
                     }
                 },
-                &Entry::Unread { text, why } => {
+                Entry::Unread { text, why } => {
                     out.extend_from_slice(b"{\"order\":");
                     order(out, text);
                     out.extend_from_slice(b",\"reason\":");
