@@ -36,6 +36,8 @@ pub(super) fn read<'a>(
         phase: None,
         orders: Vec::with_capacity(40),
         order_keys: None,
+        known: [("", Power(0)); MAX_KEYS],
+        known_len: 0,
     };
     scan.document()?;
     let phase = scan.phase?;
@@ -119,6 +121,10 @@ struct Scanner<'a, 'm> {
     orders: Vec<(Power, &'a str)>,
     /// The keys of `orders`, each with its range of them.
     order_keys: Option<Keys<'a, (usize, usize)>>,
+    /// The keys of the first per-power object, with their powers: the
+    /// others mostly repeat them in the same order.
+    known: [(&'a str, Power); MAX_KEYS],
+    known_len: usize,
 }
 
 /// `None`: not a plain document.
@@ -406,20 +412,57 @@ impl<'a> Scanner<'a, '_> {
             len: 0,
             sorted: true,
         };
+        let learning = self.known_len == 0;
         self.items(b'{', b'}', |s| {
-            let key = s.key()?;
+            let (key, power) = match s.known_key(keys.len) {
+                Some(known) => {
+                    s.expect(b':')?;
+                    known
+                }
+                None => {
+                    let key = s.key()?;
+                    (key, s.reader.power(key)?)
+                }
+            };
             if let Some(&(last, _)) = keys.len.checked_sub(1).and_then(|i| keys.given.get(i))
                 && !before(last, key)
             {
                 keys.sorted = false;
             }
-            let power = s.reader.power(key)?;
+            if learning {
+                *s.known.get_mut(keys.len)? = (key, power);
+            }
             let given = list(s, power)?;
             *keys.given.get_mut(keys.len)? = (key, given);
             keys.len += 1;
             Some(())
         })?;
+        if learning {
+            self.known_len = keys.len;
+        }
         Some(keys)
+    }
+
+    /// `"KEY"`, taken when the key here is the `i`th of the first
+    /// per-power object, with its power (found then).
+    #[inline(always)]
+    fn known_key(&mut self, i: usize) -> Option<(&'a str, Power)> {
+        if i >= self.known_len {
+            return None;
+        }
+        let (key, power) = *self.known.get(i)?;
+        self.peek()?;
+        let b = self.text.as_bytes();
+        let start = self.at + 1;
+        let end = start + key.len();
+        if b.get(self.at) != Some(&b'"')
+            || b.get(start..end)? != key.as_bytes()
+            || b.get(end) != Some(&b'"')
+        {
+            return None;
+        }
+        self.at = end + 1;
+        Some((key, power))
     }
 
     /// `{"unit": ..., "attacker_from": ..., "via_convoy": ...}` of `power`.

@@ -561,6 +561,8 @@ fn the_scanner_takes_the_plain_shape_and_leaves_the_rest() {
         r#"{"phase": "S1901M", "units": {}, "extra": 1}"#,
         r#"["phase"]"#,
         r#"{"phase": "S1901M", "units": {}"#,
+        // A key seen before, then no colon.
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "supply_centers": {"FRANCE" "ENGLAND": ["LON"]}}"#,
         // Well formed, but a defect for the `Value` reader to name.
         r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "ITALY": ["A PAR"]}}"#,
         r#"{"phase": "W1901A", "units": {}}"#,

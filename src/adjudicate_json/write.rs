@@ -453,6 +453,7 @@ struct Words([Option<Ready>; 32]);
 
 impl Words {
     /// `result_text(r)` as a JSON string.
+    #[inline(always)]
     fn write(&mut self, out: &mut Vec<u8>, r: &Resolution) {
         let slot = contract_verdict(r) as usize * 2 + usize::from(r.dislodged);
         match self.0.get_mut(slot) {
