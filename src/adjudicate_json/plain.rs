@@ -456,7 +456,7 @@ impl<'a> Scanner<'a, '_> {
         let start = self.at + 1;
         let end = start + key.len();
         if b.get(self.at) != Some(&b'"')
-            || b.get(start..end)? != key.as_bytes()
+            || !same(b.get(start..end)?, key.as_bytes())
             || b.get(end) != Some(&b'"')
         {
             return None;
@@ -505,6 +505,13 @@ fn order(a: &str, b: &str) -> std::cmp::Ordering {
         }
     }
     a.len().cmp(&b.len())
+}
+
+/// Are `a` and `b` the same bytes? Compared inline: keys are a few bytes
+/// long, too short for a library call to pay off.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Does `a` come strictly before `b`?
