@@ -84,22 +84,21 @@ impl<'a, V: Copy> Keys<'a, V> {
         Some(keys)
     }
 
-    /// The items of `list` from `from` on, which the lists gave in the ranges
-    /// `V`, put in key order.
-    fn reorder<T: Copy>(&mut self, list: &mut Vec<T>, from: usize) -> Option<()>
+    /// The items of `list`, which the lists gave in the ranges `V`, put in
+    /// key order.
+    fn reorder<T: Copy>(&mut self, list: &mut Vec<T>) -> Option<()>
     where
         V: Into<(usize, usize)>,
     {
         if self.sorted {
             return Some(());
         }
-        let mut ordered = Vec::with_capacity(list.len().saturating_sub(from));
+        let mut ordered = Vec::with_capacity(list.len());
         for &(_, span) in self.in_order()? {
             let (start, end) = span.into();
             ordered.extend_from_slice(list.get(start..end)?);
         }
-        list.truncate(from);
-        list.extend(ordered);
+        *list = ordered;
         Some(())
     }
 }
@@ -219,9 +218,9 @@ impl<'a> Scanner<'a, '_> {
     }
 
     /// The `N` bytes of the string that starts here, when it is `N` bytes
-    /// long, for the caller to check and take (`at` moved past it);
-    /// `None` when it is not, or is not here (leaving white space to
-    /// `string`). The caller takes it only when its bytes are all plain.
+    /// long; `None` when it is not, or does not start right here (white
+    /// space is left to `string`). Nothing is taken: the caller moves past
+    /// the string only when it reads its bytes, which are then all plain.
     #[inline(always)]
     fn short<const N: usize>(&self) -> Option<[u8; N]> {
         let window = self.text.as_bytes().get(self.at..self.at + N + 2)?;
@@ -302,7 +301,7 @@ impl<'a> Scanner<'a, '_> {
                     })?;
                     Some((start, s.got.units.len()))
                 })?;
-                keys.reorder(&mut self.got.units, 0)
+                keys.reorder(&mut self.got.units)
             }
             Name::SupplyCenters => {
                 let mut keys = self.per_power((), |s, power| {
@@ -339,7 +338,7 @@ impl<'a> Scanner<'a, '_> {
                     })?;
                     Some((start, s.got.dislodged.len()))
                 })?;
-                keys.reorder(&mut self.got.dislodged, 0)
+                keys.reorder(&mut self.got.dislodged)
             }
             Name::Contested => self.strings(|s, text| {
                 s.got.contested.insert(reader.province(text).ok()?);
