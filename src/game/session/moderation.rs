@@ -232,7 +232,7 @@ impl Session<'_, '_, '_> {
         let g = self.work.game(key);
         let (name, id) = (g.state.name.clone(), g.row.id);
         let status = g.state.status;
-        if !g.variant.may_unstart(&g.state) {
+        if g.variant.has_own_state(&g.state) {
             self.fail(
                 line,
                 text,

@@ -331,12 +331,8 @@ impl Agora {
 }
 
 impl Variant for Agora {
-    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+    fn has_own_state(&self, state: &GameState) -> bool {
         state.agora.is_some()
-    }
-
-    fn may_unstart(&self, state: &GameState) -> bool {
-        state.agora.is_none()
     }
 
     fn name(&self) -> &'static str {

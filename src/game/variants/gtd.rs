@@ -256,12 +256,8 @@ impl Variant for Gtd {
         Self::game(state).is_some()
     }
 
-    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+    fn has_own_state(&self, state: &GameState) -> bool {
         Self::game(state).is_some()
-    }
-
-    fn may_unstart(&self, state: &GameState) -> bool {
-        Self::game(state).is_none()
     }
 
     fn name(&self) -> &'static str {

@@ -381,8 +381,13 @@ impl Variant for Masters {
         true
     }
 
-    fn may_unstart(&self, state: &GameState) -> bool {
-        state.masters.is_none()
+    fn has_own_state(&self, state: &GameState) -> bool {
+        state.masters.is_some()
+    }
+
+    /// Its players are the standard game's: the master's status lists them.
+    fn keeps_own_accounts(&self, _state: &GameState) -> bool {
+        false
     }
 
     fn name(&self) -> &'static str {

@@ -514,17 +514,18 @@ pub trait Variant: Sync {
         Ok(None)
     }
 
-    /// Does the variant keep its players' seats and secrets to itself, so
-    /// the master's order status lists none (GTD's commanders, the Agora's
-    /// contestants, Twilight Zone maps)?
-    fn keeps_own_accounts(&self, _state: &GameState) -> bool {
+    /// Has the variant's own start made state of its own (GTD's government,
+    /// the Agora's contestants, Twilight Zone maps, Masters' minor powers)?
+    /// The master's `UNSTART` cannot take that back.
+    fn has_own_state(&self, _state: &GameState) -> bool {
         false
     }
 
-    /// May the master's `UNSTART` undo the start? Not where the variant's
-    /// own start made state the generic one cannot take back.
-    fn may_unstart(&self, _state: &GameState) -> bool {
-        true
+    /// Does the variant keep its players' seats and secrets to itself, so
+    /// the master's order status lists none (GTD's commanders, the Agora's
+    /// contestants, Twilight Zone maps)? Where it has state of its own.
+    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+        self.has_own_state(state)
     }
 
     /// Why a player's `SET DRAW` or `SET CONCEDE` (`what`) is refused.

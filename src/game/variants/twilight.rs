@@ -648,12 +648,8 @@ pub(crate) fn edit_report(state: &GameState, report: &mut PhaseReport) {
 pub struct Twilight;
 
 impl Variant for Twilight {
-    fn keeps_own_accounts(&self, state: &GameState) -> bool {
+    fn has_own_state(&self, state: &GameState) -> bool {
         state.twilight.is_some()
-    }
-
-    fn may_unstart(&self, state: &GameState) -> bool {
-        state.twilight.is_none()
     }
 
     fn name(&self) -> &'static str {
