@@ -10,7 +10,7 @@
 //! else. The test beside this module compares both readers on every code of
 //! the map in every place of every form.
 
-use super::places::Places;
+use super::places::{Places, same};
 use crate::map::{Location, Map, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
@@ -61,17 +61,10 @@ fn is(word: Option<&str>, key: &str) -> bool {
     word.is_some_and(|w| w.eq_ignore_ascii_case(key))
 }
 
-/// Is `word` exactly `key`? Compared inline: words are a few bytes long.
-#[inline]
-fn same(word: &str, key: &str) -> bool {
-    let (w, k) = (word.as_bytes(), key.as_bytes());
-    w.len() == k.len() && w.iter().zip(k).all(|(a, b)| a == b)
-}
-
 /// Is `word` the dash of a move?
 #[inline]
 fn dash(word: Option<&str>) -> bool {
-    word.is_some_and(|w| same(w, "-"))
+    word.is_some_and(|w| same(w.as_bytes(), b"-"))
 }
 
 /// The order `text` spells in a phase of this kind, or `None` for the grammar.
@@ -192,7 +185,9 @@ impl Words<'_> {
     #[inline]
     fn place(&self, code: &str, after: Option<&str>) -> Option<Location> {
         let loc = self.places.code(code)?;
-        if self.needs_coast(loc) && !after.is_none_or(|w| NOT_COASTS.iter().any(|k| same(w, k))) {
+        if self.needs_coast(loc)
+            && !after.is_none_or(|w| NOT_COASTS.iter().any(|k| same(w.as_bytes(), k.as_bytes())))
+        {
             return None;
         }
         Some(loc)

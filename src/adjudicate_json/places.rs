@@ -69,9 +69,10 @@ fn power_slot(name: &[u8]) -> Option<usize> {
     Some(mixed % POWER_SLOTS)
 }
 
-/// Is `a` the same text as `b`? Compared inline: names are a few bytes long.
+/// Is `a` the same text as `b`? Compared inline: names, keys and words are
+/// a few bytes long, too short for a library call to pay off.
 #[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 

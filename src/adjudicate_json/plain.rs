@@ -13,7 +13,7 @@
 //! it reads it.
 
 use super::Request;
-use super::places::Places;
+use super::places::{Places, same};
 use super::read::{Field, Gathered, Name, OrderReader, Reader, Spare, read_phase, read_variant};
 use crate::judge::{Dislodged, Unit};
 use crate::map::{Map, Power, Province, ProvinceSet};
@@ -504,13 +504,6 @@ fn order(a: &str, b: &str) -> std::cmp::Ordering {
         }
     }
     a.len().cmp(&b.len())
-}
-
-/// Are `a` and `b` the same bytes? Compared inline: keys are a few bytes
-/// long, too short for a library call to pay off.
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Does `a` come strictly before `b`?
