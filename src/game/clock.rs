@@ -3,6 +3,7 @@
 //! variants alike; it knows no variant.
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 
 use super::EngineError;
 use super::model::GameState;
@@ -12,7 +13,7 @@ use super::variants::Variant;
 use crate::docs::power_name;
 use crate::judge::Position;
 use crate::map::{Map, Power};
-use crate::schedule::{self, Absence};
+use crate::schedule::{self, Absence, PhaseSchedule};
 
 /// Powers that have a player, in map order.
 pub(crate) fn played_powers(map: &Map, state: &GameState) -> Vec<(Power, String)> {
@@ -33,20 +34,26 @@ fn absences(map: &Map, state: &GameState, position: &Position) -> Vec<Absence> {
         .collect()
 }
 
+/// The current phase's schedule, the game's time zone, and the absences of
+/// the players who owe orders in it: what a deadline is worked out from.
+fn calendar(
+    map: &Map,
+    state: &GameState,
+) -> Result<(PhaseSchedule, Tz, Vec<Absence>), EngineError> {
+    let position = position_of(map, state)?;
+    let settings = &state.settings.schedule;
+    let sched = settings.for_kind(position.phase.kind).clone();
+    Ok((sched, settings.tz(), absences(map, state, &position)))
+}
+
 /// Sets the deadline of the current phase, counted from `now`.
 pub(crate) fn schedule(
     map: &Map,
     state: &mut GameState,
     now: DateTime<Utc>,
 ) -> Result<(), EngineError> {
-    let position = position_of(map, state)?;
-    let sched = state
-        .settings
-        .schedule
-        .for_kind(position.phase.kind)
-        .clone();
-    let tz = state.settings.schedule.tz();
-    let deadline = schedule::next_deadline(&sched, tz, now, &absences(map, state, &position));
+    let (sched, tz, absent) = calendar(map, state)?;
+    let deadline = schedule::next_deadline(&sched, tz, now, &absent);
     state.clock.deadline = Some(deadline);
     state.clock.grace = Some(schedule::grace_end(&sched, deadline));
     state.clock.late_notice_sent = false;
@@ -61,15 +68,8 @@ pub(crate) fn reschedule_for_absences(map: &Map, state: &mut GameState) -> Resul
     let Some(deadline) = state.clock.deadline else {
         return Ok(());
     };
-    let position = position_of(map, state)?;
-    let sched = state
-        .settings
-        .schedule
-        .for_kind(position.phase.kind)
-        .clone();
-    let tz = state.settings.schedule.tz();
-    let pushed =
-        schedule::push_past_absences(&sched, tz, deadline, &absences(map, state, &position));
+    let (sched, tz, absent) = calendar(map, state)?;
+    let pushed = schedule::push_past_absences(&sched, tz, deadline, &absent);
     if pushed != deadline {
         state.clock.deadline = Some(pushed);
         state.clock.grace = Some(schedule::grace_end(&sched, pushed));
