@@ -224,6 +224,13 @@ fn spellings_are_sorted_normalised_and_complete() {
                 .any(|(s, l)| s == map.abbr(q) && l.province == q)
         );
     }
+    // The byte sets the suggestions search by stand beside their spellings.
+    let sets = map.spelling_sets();
+    assert_eq!(sets.len(), list.len());
+    for ((text, _), &set) in list.iter().zip(sets) {
+        assert_eq!(set, legate::map::byte_set(text), "{text}");
+    }
+    assert_eq!(legate::map::byte_set("ab"), 1 << (b'a' & 63) | 1 << (b'b' & 63));
 }
 
 #[test]

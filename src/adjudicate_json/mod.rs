@@ -78,6 +78,8 @@ pub struct Request<'a> {
     reasons: Vec<String>,
     /// Read by the scanner: no order text has anything to escape in JSON.
     plain: bool,
+    /// The scanner's order texts, kept for their room (`read::Spare`).
+    stash: Vec<(Power, &'a str)>,
 }
 
 /// What the request says: how its texts were read (`plain`) is left out, so

@@ -34,7 +34,6 @@ pub(super) fn read<'a>(
         got: Gathered::new(map, places, spare),
         seen: 0,
         phase: None,
-        orders: Vec::with_capacity(40),
         order_keys: None,
         known: [("", Power(0)); MAX_KEYS],
         known_len: 0,
@@ -50,7 +49,8 @@ pub(super) fn read<'a>(
     // The orders are read once the phase is known, power by power in key order.
     if let Some(mut keys) = scan.order_keys {
         for &(_, (start, end)) in keys.in_order()? {
-            for &(power, text) in scan.orders.get(start..end)? {
+            for i in start..end {
+                let &(power, text) = scan.got.stash.get(i)?;
                 scan.got.order(scan.reader, phase.kind, parse, power, text);
             }
         }
@@ -116,9 +116,7 @@ struct Scanner<'a, 'm> {
     /// The fields met so far, a bit each.
     seen: u8,
     phase: Option<Phase>,
-    /// The order texts as written, read at the end.
-    orders: Vec<(Power, &'a str)>,
-    /// The keys of `orders`, each with its range of them.
+    /// The keys of the orders, each with its range of `got.stash`.
     order_keys: Option<Keys<'a, (usize, usize)>>,
     /// The keys of the first per-power object, with their powers: the
     /// others mostly repeat them in the same order.
@@ -346,12 +344,12 @@ impl<'a> Scanner<'a, '_> {
             }),
             Name::Orders => {
                 let keys = self.per_power((0, 0), |s, power| {
-                    let start = s.orders.len();
+                    let start = s.got.stash.len();
                     s.strings(|s, text| {
-                        s.orders.push((power, text));
+                        s.got.stash.push((power, text));
                         Some(())
                     })?;
-                    Some((start, s.orders.len()))
+                    Some((start, s.got.stash.len()))
                 })?;
                 self.order_keys = Some(keys);
                 Some(())

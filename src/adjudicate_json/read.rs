@@ -130,6 +130,9 @@ pub(super) struct Gathered<'s> {
     orders: Vec<PowerOrder>,
     entries: Vec<(Power, Entry<'s>)>,
     reasons: Vec<String>,
+    /// Order texts kept until the phase is known, to be read then (the
+    /// scanner's, which may meet the orders first).
+    pub stash: Vec<(Power, &'s str)>,
 }
 
 impl<'s> Gathered<'s> {
@@ -140,6 +143,8 @@ impl<'s> Gathered<'s> {
             mut owners,
             mut homes,
             mut orders,
+            entries,
+            stash,
         } = spare;
         units.clear();
         owners.clear();
@@ -155,8 +160,9 @@ impl<'s> Gathered<'s> {
             dislodged: Vec::new(),
             contested: ProvinceSet::EMPTY,
             orders,
-            entries: Vec::with_capacity(40),
+            entries: recycle(entries),
             reasons: Vec::new(),
+            stash: recycle(stash),
         }
     }
 
@@ -261,6 +267,7 @@ impl<'s> Gathered<'s> {
             orders: self.orders,
             entries: self.entries,
             reasons: self.reasons,
+            stash: self.stash,
             plain,
         }
     }
@@ -294,6 +301,16 @@ pub struct Spare {
     owners: Vec<Option<Power>>,
     homes: Vec<ProvinceSet>,
     orders: Vec<PowerOrder>,
+    entries: Vec<(Power, Entry<'static>)>,
+    stash: Vec<(Power, &'static str)>,
+}
+
+/// `list` emptied, as a list of items of another lifetime: the texts of one
+/// document are gone before the next is read, but the room for them is kept
+/// (collecting a list's own iterator into items of the same size reuses its
+/// allocation).
+fn recycle<T, U>(list: Vec<T>) -> Vec<U> {
+    list.into_iter().filter_map(|_| None).collect()
 }
 
 impl Spare {
@@ -304,6 +321,8 @@ impl Spare {
             owners: request.position.owners,
             homes: request.position.homes,
             orders: request.orders,
+            entries: recycle(request.entries),
+            stash: recycle(request.stash),
         }
     }
 }

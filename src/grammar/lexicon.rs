@@ -4,7 +4,7 @@
 //! Everything is looked up in `Map::spellings()` (sorted), so an exact match or
 //! a prefix range is a binary search and nothing is built per call.
 
-use crate::map::{Coast, Location, Map, Power};
+use crate::map::{Coast, Location, Map, Power, byte_set};
 
 use super::error::{ErrorKind, GrammarError};
 use super::lexer::{Cursor, Kind};
@@ -620,20 +620,21 @@ pub(crate) fn suggest_province(map: &Map, word: &str) -> Option<String> {
         return None;
     }
     let sp = map.spellings();
-    closest(sp, word, limit).map(|i| describe(map, sp[i].1))
+    closest(sp, map.spelling_sets(), word, limit).map(|i| describe(map, sp[i].1))
 }
 
 /// The position in `sp` of the spelling closest to `word`, within `limit`
 /// edits: the least distance, then a spelling with the same first letter
 /// (people rarely miss that one), then the first in the list. Each spelling
 /// is measured only against the best so far: a later one must be strictly
-/// better to win, so the bound tightens as better ones are found.
-fn closest(sp: &Spellings, word: &str, limit: usize) -> Option<usize> {
+/// better to win, so the bound tightens as better ones are found. `sets` are
+/// the spellings' `byte_set`s, which pass over most of them unread.
+fn closest(sp: &Spellings, sets: &[u64], word: &str, limit: usize) -> Option<usize> {
     let first = word.as_bytes().first().copied();
-    let word_letters = letters(word);
+    let word_set = byte_set(word);
     // (distance, first letter differs, position)
     let mut best: Option<(usize, bool, usize)> = None;
-    for (i, (s, _)) in sp.iter().enumerate() {
+    for (i, ((s, _), &set)) in sp.iter().zip(sets).enumerate() {
         if s.len().abs_diff(word.len()) > limit {
             continue;
         }
@@ -647,7 +648,7 @@ fn closest(sp: &Spellings, word: &str, limit: usize) -> Option<usize> {
             Some((0, _, _)) => continue,
             Some((d, _, _)) => d - 1,
         };
-        if s.len().abs_diff(word.len()) > bound || absent_beyond(word_letters, s, bound) {
+        if s.len().abs_diff(word.len()) > bound || absent_beyond(word_set, set, bound) {
             continue;
         }
         let d = distance(word, s, bound);
@@ -658,21 +659,12 @@ fn closest(sp: &Spellings, word: &str, limit: usize) -> Option<usize> {
     best.map(|(_, _, i)| i)
 }
 
-/// The bytes of `text`, as a set of 64 (each byte by its low six bits).
+/// A lower bound of the distance of two words, found without the table, from
+/// their `byte_set`s: each byte of either word that the other lacks costs at
+/// least one edit of its own. Does that bound exceed `bound`?
 #[inline]
-fn letters(text: &str) -> u64 {
-    text.bytes().fold(0, |set, b| set | 1 << (b & 63))
-}
-
-/// A lower bound of `distance(word, s)`, found without the table: each byte
-/// of either word that the other lacks costs at least one edit of its own.
-/// Counted by the sets of bytes (`letters`): a byte repeated counts once, and
-/// bytes sharing their low six bits count as alike, which only lowers it.
-/// Does that bound exceed `bound`?
-#[inline]
-fn absent_beyond(word_letters: u64, s: &str, bound: usize) -> bool {
-    let s_letters = letters(s);
-    more_than(s_letters & !word_letters, bound) || more_than(word_letters & !s_letters, bound)
+fn absent_beyond(a: u64, b: u64, bound: usize) -> bool {
+    more_than(a & !b, bound) || more_than(b & !a, bound)
 }
 
 /// Has `set` more than `n` members? Its lowest `n` cleared one by one: `n`

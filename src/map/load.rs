@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::spelling::{normalise, split_coast};
+use super::spelling::{byte_set, normalise, split_coast};
 use super::table::{Derived, FleetTable, distances};
 use super::{
     Location, Map, MapError, Power, PowerInfo, Province, ProvinceData, ProvinceSet, Terrain,
@@ -163,6 +163,7 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
 
     let distance = distances(&army_adj, &fleet, n);
     let derived = Derived::new(&provinces, &fleet);
+    let spelling_sets = spellings.iter().map(|(s, _)| byte_set(s)).collect();
     Ok(Map {
         title: file.name,
         start: file.start,
@@ -173,6 +174,7 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
         fleet,
         distance,
         spellings,
+        spelling_sets,
         derived,
     })
 }

@@ -21,7 +21,7 @@ mod load;
 mod spelling;
 mod table;
 
-pub use spelling::normalise;
+pub use spelling::{byte_set, normalise};
 
 /// A province, as an index into its `Map`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -262,6 +262,8 @@ pub struct Map {
     /// `distance[a * n + b]`
     distance: Vec<u8>,
     spellings: Vec<(String, Location)>,
+    /// Per spelling, in the same order: its `byte_set`.
+    spelling_sets: Vec<u64>,
     /// Sets derived once from the tables above, for the adjudicator's hot path.
     derived: table::Derived,
 }
@@ -369,6 +371,12 @@ impl Map {
     /// sorted by spelling. The grammar uses it for prefix matching and suggestions.
     pub fn spellings(&self) -> &[(String, Location)] {
         &self.spellings
+    }
+
+    /// The `byte_set` of each spelling, in the order of `spellings()`: a
+    /// search for near misses passes over most spellings by these alone.
+    pub fn spelling_sets(&self) -> &[u64] {
+        &self.spelling_sets
     }
 
     /// Can an army move from `a` to `b` (both land, sharing a land border)?

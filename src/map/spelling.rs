@@ -37,6 +37,14 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
+/// The bytes of `text` as a set of 64, each byte by its low six bits: two
+/// spellings whose sets differ by `n` members are at least `n` edits apart
+/// (bytes sharing their low six bits count as alike, which only lowers it).
+#[inline]
+pub fn byte_set(text: &str) -> u64 {
+    text.bytes().fold(0, |set, b| set | 1 << (b & 63))
+}
+
 /// Splits a normalised spelling into a place and a coast spelled after it:
 /// `stp/nc`, `stp (nc)`, `stp nc`, `stp/north coast`, `st petersburg (north coast)`.
 /// Returns `None` when the text does not end in a coast.

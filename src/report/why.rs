@@ -296,27 +296,32 @@ impl Ctx<'_> {
         if rival_move.is_some_and(|to| to != dest && to != origin) {
             return;
         }
-        let supporters = || {
-            self.all
-                .iter()
-                .filter(|r| r.verdict == Verdict::Ok)
-                .filter(move |r| match (r.order, rival_move) {
-                    (Order::SupportHold { supported, .. }, None) => supported.province() == by,
-                    (Order::SupportMove { supported, to, .. }, Some(dest)) => {
-                        supported.province() == by && to.province == dest
-                    }
-                    _ => false,
-                })
-                .filter_map(|r| r.order.unit().map(|u| u.province()))
-        };
-        let count = supporters().count();
-        for (i, p) in supporters().enumerate() {
-            out.push_str(match i {
-                0 => " supported by ",
-                _ if i + 1 == count => " and ",
-                _ => ", ",
-            });
-            self.put_unit_at(out, p);
+        let supporters = self
+            .all
+            .iter()
+            .filter(|r| r.verdict == Verdict::Ok)
+            .filter(move |r| match (r.order, rival_move) {
+                (Order::SupportHold { supported, .. }, None) => supported.province() == by,
+                (Order::SupportMove { supported, to, .. }, Some(dest)) => {
+                    supported.province() == by && to.province == dest
+                }
+                _ => false,
+            })
+            .filter_map(|r| r.order.unit().map(|u| u.province()));
+        // One pass: each supporter is written once the next is found, so the
+        // last is known when it comes to be written (`and` before it).
+        let mut held = None;
+        let mut written = 0;
+        for p in supporters {
+            if let Some(q) = held.replace(p) {
+                out.push_str(if written == 0 { " supported by " } else { ", " });
+                self.put_unit_at(out, q);
+                written += 1;
+            }
+        }
+        if let Some(q) = held {
+            out.push_str(if written == 0 { " supported by " } else { " and " });
+            self.put_unit_at(out, q);
         }
     }
 }
