@@ -617,3 +617,46 @@ fn phases_read_fast_are_read_as_phase_names_read() {
     }
     assert_eq!(super::read::plain_phase("W1901M"), None);
 }
+
+/// A power the map does not know (a position built in code, never one read
+/// from a document) gets its key in key order, wherever its items are.
+#[test]
+fn a_power_the_map_does_not_know_gets_its_key_in_its_place() {
+    use crate::judge::{Countries, Rules, Unit, adjudicate};
+    use crate::map::{Location, UnitKind};
+    let map = Map::standard();
+    let mut request = read(
+        r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "ITALY": ["A ROM"]},
+            "orders": {"FRANCE": ["A PAR H"]}}"#,
+    )
+    .expect("a valid document");
+    let stranger = Power(map.powers().len() as u8);
+    let bur = map.lookup("bur").expect("Burgundy");
+    request.position.units.push(Unit {
+        power: stranger,
+        kind: UnitKind::Army,
+        location: Location::from(bur.province),
+    });
+    let rules = Rules::default();
+    let done = adjudicate(map, &rules, &Countries, &request.position, &request.orders);
+    let result = write_result(map, &rules, &request, &done);
+    let keys = |field: &str| -> Vec<String> {
+        result[field]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let name = format!("POWER{}", stranger.0);
+    assert_eq!(keys("units"), ["FRANCE", "ITALY", name.as_str()]);
+    assert_eq!(result["units"][name.as_str()], serde_json::json!(["A BUR"]));
+    assert_eq!(keys("results"), ["FRANCE", "ITALY", name.as_str()]);
+    // Written straight, key by key: the same text as the `Value` prints.
+    let mut out = Vec::new();
+    let writer = super::write::Writer {
+        map,
+        places: &super::places::Places::new(map),
+        keys: &super::write::Keys::new(map),
+    };
+    writer.result(&mut out, &mut Default::default(), &rules, &request, &done);
+    assert_eq!(String::from_utf8_lossy(&out), result.to_string());
+}

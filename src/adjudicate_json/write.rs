@@ -208,6 +208,9 @@ impl Groups {
     }
 }
 
+/// The rank of a power without a key (a power is a byte, and no map has 255).
+const KEYLESS: u8 = u8::MAX;
+
 /// A comma before every item but the first.
 fn comma(out: &mut Vec<u8>, any: &mut bool) {
     if *any {
@@ -226,34 +229,42 @@ impl Writer<'_> {
         request: &Request,
         done: &Adjudication,
     ) {
+        let start = out.len();
+        if self.keyed(out, scratch, rules, request, done, &self.keys.0) {
+            return;
+        }
+        // A power the map does not know (never one read from a document)
+        // still gets its key, in its place: the result is written again with
+        // the keys of every power present.
+        out.truncate(start);
+        let (after, all) = (&done.after, &done.resolutions);
+        let present = request
+            .entries
+            .iter()
+            .map(|(p, _)| *p)
+            .chain(all.iter().map(|r| r.power))
+            .chain(after.units.iter().map(|u| u.power))
+            .chain(after.dislodged.iter().map(|d| d.unit.power))
+            .chain(after.owners.iter().flatten().copied());
+        let known = self.keys.0.iter().map(|(_, p)| *p);
+        let keys = Keys::of(self.map, known.chain(present));
+        self.keyed(out, scratch, rules, request, done, &keys.0);
+    }
+
+    /// `result`, each power's items under its key in `powers`; `false` when
+    /// some power has none there (what is written is then to be dropped).
+    fn keyed(
+        &self,
+        out: &mut Vec<u8>,
+        scratch: &mut Scratch,
+        rules: &Rules,
+        request: &Request,
+        done: &Adjudication,
+        powers: &[(Ready, Power)],
+    ) -> bool {
         let map = self.map;
         let (before, after) = (&request.position, &done.after);
         let all = done.resolutions.as_slice();
-        // A power the map does not know (never one read from a document) still
-        // gets its key, in its place.
-        let count = self.keys.0.len() as u8;
-        let beyond = |p: Power| p.0 >= count;
-        let any_unknown = request.entries.iter().any(|(p, _)| beyond(*p))
-            || all.iter().any(|r| beyond(r.power))
-            || after.units.iter().any(|u| beyond(u.power))
-            || after.dislodged.iter().any(|d| beyond(d.unit.power))
-            || after.owners.iter().flatten().any(|p| beyond(*p));
-        let with_unknown;
-        let powers: &[(Ready, Power)] = if any_unknown {
-            let present = request
-                .entries
-                .iter()
-                .map(|(p, _)| *p)
-                .chain(all.iter().map(|r| r.power))
-                .chain(after.units.iter().map(|u| u.power))
-                .chain(after.dislodged.iter().map(|d| d.unit.power))
-                .chain(after.owners.iter().flatten().copied());
-            let known = self.keys.0.iter().map(|(_, p)| *p);
-            with_unknown = Keys::of(map, known.chain(present.filter(|p| beyond(*p))));
-            &with_unknown.0
-        } else {
-            &self.keys.0
-        };
         let Scratch {
             groups,
             items,
@@ -274,12 +285,19 @@ impl Writer<'_> {
             }
         }
         out.extend_from_slice(b"],\"dislodged\":");
-        // Place of each power in `powers` (0 for one not there).
-        let mut ranks = [0u8; 256];
+        // Place of each power in `powers`; a power not there is noted.
+        let mut ranks = [KEYLESS; 256];
         for (i, (_, p)) in powers.iter().enumerate().rev() {
             ranks[p.0 as usize] = i as u8;
         }
-        let rank = |p: Power| ranks[p.0 as usize] as usize;
+        let keyless = std::cell::Cell::new(false);
+        let rank = |p: Power| match ranks[p.0 as usize] {
+            KEYLESS => {
+                keyless.set(true);
+                0
+            }
+            i => usize::from(i),
+        };
         items.clear();
         if before.phase.kind == PhaseKind::Movement {
             items.extend(
@@ -406,6 +424,7 @@ impl Writer<'_> {
             self.unit(out, u.kind, u.location);
         });
         out.push(b'}');
+        !keyless.get()
     }
 
     /// `"A PAR"`
