@@ -118,8 +118,8 @@ struct Scanner<'a, 'm> {
     phase: Option<Phase>,
     /// The keys of the orders, each with its range of `got.stash`.
     order_keys: Option<Keys<'a, (usize, usize)>>,
-    /// The keys of the first per-power object, with their powers: the
-    /// others mostly repeat them in the same order.
+    /// The keys of the per-power objects met so far, with their powers:
+    /// objects mostly repeat the first one's keys, in the same order.
     known: [(&'a str, Power); MAX_KEYS],
     known_len: usize,
 }
@@ -409,7 +409,6 @@ impl<'a> Scanner<'a, '_> {
             len: 0,
             sorted: true,
         };
-        let learning = self.known_len == 0;
         self.items(b'{', b'}', |s| {
             let (key, power) = match s.known_key(keys.len) {
                 Some(known) => {
@@ -418,7 +417,12 @@ impl<'a> Scanner<'a, '_> {
                 }
                 None => {
                     let key = s.key()?;
-                    (key, s.reader.power(key)?)
+                    let power = s.reader.power(key)?;
+                    if let Some(slot) = s.known.get_mut(s.known_len) {
+                        *slot = (key, power);
+                        s.known_len += 1;
+                    }
+                    (key, power)
                 }
             };
             if let Some(&(last, _)) = keys.len.checked_sub(1).and_then(|i| keys.given.get(i))
@@ -426,39 +430,35 @@ impl<'a> Scanner<'a, '_> {
             {
                 keys.sorted = false;
             }
-            if learning {
-                *s.known.get_mut(keys.len)? = (key, power);
-            }
             let given = list(s, power)?;
             *keys.given.get_mut(keys.len)? = (key, given);
             keys.len += 1;
             Some(())
         })?;
-        if learning {
-            self.known_len = keys.len;
-        }
         Some(keys)
     }
 
-    /// `"KEY"`, taken when the key here is the `i`th of the first
-    /// per-power object, with its power (found then).
+    /// `"KEY"`, taken when it is a key met before in this document, with
+    /// its power (found then). Objects mostly repeat the keys of the first in
+    /// the same order: the `i`th key known is tried first.
     #[inline(always)]
     fn known_key(&mut self, i: usize) -> Option<(&'a str, Power)> {
-        if i >= self.known_len {
-            return None;
-        }
-        let (key, power) = *self.known.get(i)?;
         self.peek()?;
         let b = self.text.as_bytes();
-        let start = self.at + 1;
-        let end = start + key.len();
-        if b.get(self.at) != Some(&b'"')
-            || !same(b.get(start..end)?, key.as_bytes())
-            || b.get(end) != Some(&b'"')
-        {
+        if b.get(self.at) != Some(&b'"') {
             return None;
         }
-        self.at = end + 1;
+        let start = self.at + 1;
+        let here = |key: &str| {
+            let end = start + key.len();
+            b.get(end) == Some(&b'"') && b.get(start..end).is_some_and(|k| same(k, key.as_bytes()))
+        };
+        let known = self.known.get(..self.known_len)?;
+        let &(key, power) = match known.get(i) {
+            Some(hint) if here(hint.0) => hint,
+            _ => known.iter().find(|(key, _)| here(key))?,
+        };
+        self.at = start + key.len() + 1;
         Some((key, power))
     }
 
