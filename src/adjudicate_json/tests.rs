@@ -660,3 +660,36 @@ fn a_power_the_map_does_not_know_gets_its_key_in_its_place() {
     writer.result(&mut out, &mut Default::default(), &rules, &request, &done);
     assert_eq!(String::from_utf8_lossy(&out), result.to_string());
 }
+
+/// Orders under two keys of one power come apart in key order (`FRANCE`,
+/// `ITALY`, `french`): each power's results are still its orders in key
+/// order, then the judge's defaults.
+#[test]
+fn a_powers_results_keep_their_order_when_its_keys_are_apart() {
+    use crate::judge::{Countries, Rules, adjudicate};
+    let map = Map::standard();
+    let request = read(
+        r#"{"phase": "S1901M",
+            "units": {"FRANCE": ["A PAR", "A MAR", "F BRE"], "ITALY": ["A ROM"], "TURKEY": ["F ANK"]},
+            "orders": {"FRANCE": ["A PAR H"], "ITALY": ["A ROM H"], "french": ["A MAR H"]}}"#,
+    )
+    .expect("a valid document");
+    let rules = Rules::default();
+    let done = adjudicate(map, &rules, &Countries, &request.position, &request.orders);
+    let result = write_result(map, &rules, &request, &done);
+    let orders = |power: &str| -> Vec<String> {
+        result["results"][power]
+            .as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|i| i["order"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(orders("FRANCE"), ["A PAR H", "A MAR H", "F BRE H"]);
+    assert_eq!(result["results"]["FRANCE"][2]["default"], true);
+    assert_eq!(orders("ITALY"), ["A ROM H"]);
+    assert_eq!(orders("TURKEY"), ["F ANK H"]);
+}
