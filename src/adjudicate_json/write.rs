@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::places::{Places, Ready};
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
+use crate::report::why::Adjudicated;
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
@@ -333,6 +334,7 @@ impl Writer<'_> {
         out.extend_from_slice(b",\"phase\":");
         phase(out, before.phase);
         out.extend_from_slice(b",\"results\":");
+        let why = Adjudicated::new(map, before, all);
         // The orders as written, then the defaults the judge added.
         let written = request.entries.len();
         items.clear();
@@ -352,7 +354,7 @@ impl Writer<'_> {
                 };
                 text.clear();
                 write_order_text(text, map, self.places, before, &r.order);
-                self.item(out, words, reason, before, all, (text, false), r, true);
+                self.item(out, words, reason, &why, (text, false), r, true);
                 return;
             };
             match *entry {
@@ -361,8 +363,7 @@ impl Writer<'_> {
                         out,
                         words,
                         reason,
-                        before,
-                        all,
+                        &why,
                         (text, request.plain),
                         r,
                         false,
@@ -441,8 +442,7 @@ impl Writer<'_> {
         out: &mut Vec<u8>,
         words: &mut Words,
         reason: &mut String,
-        before: &Position,
-        all: &[Resolution],
+        why: &Adjudicated,
         (text, plain): (&str, bool),
         r: &Resolution,
         defaulted: bool,
@@ -454,7 +454,7 @@ impl Writer<'_> {
         out.extend_from_slice(b"\"order\":");
         text_as_read(out, text, plain);
         reason.clear();
-        if crate::report::why::explain_into(reason, self.map, before, all, r, text) {
+        if why.explain_into(reason, r, text) {
             out.extend_from_slice(b",\"reason\":");
             string(out, reason);
         }

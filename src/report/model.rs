@@ -161,10 +161,11 @@ impl PhaseReport {
         let before = input.before;
         let after = &input.adjudication.after;
         let resolutions = &input.adjudication.resolutions;
+        let explained = why::Adjudicated::new(map, before, resolutions);
         let mut orders: Vec<ResolvedOrder> = resolutions
             .iter()
             .filter(|r| !repeats_an_order(resolutions, r))
-            .map(|r| resolve_one(map, before, resolutions, r))
+            .map(|r| resolve_one(&explained, map, before, resolutions, r))
             .collect();
         sort_orders(map, before.phase.kind, &mut orders);
         let dislodged = dislodged_units(map, rules, before.phase.kind, after);
@@ -264,7 +265,13 @@ fn year_ends(played: Phase, next: Phase) -> bool {
     played.season == Season::Fall && (next.season != Season::Fall || next.year != played.year)
 }
 
-fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution) -> ResolvedOrder {
+fn resolve_one(
+    explained: &why::Adjudicated,
+    map: &Map,
+    before: &Position,
+    all: &[Resolution],
+    r: &Resolution,
+) -> ResolvedOrder {
     let unit = r.order.unit().and_then(|spec| {
         let p = spec.province();
         match r.order {
@@ -285,7 +292,7 @@ fn resolve_one(map: &Map, before: &Position, all: &[Resolution], r: &Resolution)
     };
     let text = names::order_text(map, before, &r.order, &convoy_route);
     let marker = marker(r);
-    let why = why::explain(map, before, all, r, &text);
+    let why = explained.explain(r, &text);
     ResolvedOrder {
         resolution: *r,
         power_name: names::power_name(map, r.power),

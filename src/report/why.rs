@@ -5,80 +5,163 @@
 //! Written onto a caller's buffer (`explain_into`): the JSON interface writes
 //! one for every failed order of every phase it is given.
 
+use std::cell::OnceCell;
 use std::fmt;
 
 use super::names::{power_name, write_unit_name};
-use crate::judge::{Position, Reason, Resolution, Verdict};
+use crate::judge::{Position, Reason, Resolution, Unit, Verdict};
 use crate::map::{Map, Province};
 use crate::orders::Order;
 use crate::phase::PhaseKind;
 
-/// The explanation of one resolution, or `None` when there is nothing to explain
-/// (the order did what it said and the unit stayed).
-pub fn explain(
-    map: &Map,
-    before: &Position,
-    all: &[Resolution],
-    r: &Resolution,
-    text: &str,
-) -> Option<String> {
-    let mut line = String::new();
-    explain_into(&mut line, map, before, all, r, text).then_some(line)
+/// An adjudicated phase, explained order by order: the board before it and
+/// every resolution. The explanations of one phase look up the same few
+/// units and moves again and again: by province, in tables made the first
+/// time one is needed.
+pub struct Adjudicated<'a> {
+    map: &'a Map,
+    before: &'a Position,
+    all: &'a [Resolution],
+    tables: OnceCell<Option<Tables>>,
 }
 
-/// `explain`, appended to `out`; `false` (and `out` as it was) when there is
-/// nothing to explain.
-#[inline]
-pub fn explain_into(
-    out: &mut String,
-    map: &Map,
-    before: &Position,
-    all: &[Resolution],
-    r: &Resolution,
-    text: &str,
-) -> bool {
-    // Most orders: done, and the unit stayed (nothing below applies).
-    if r.verdict == Verdict::Ok && !r.dislodged && r.reason != Reason::CivilDisorder {
-        return false;
-    }
-    explain_other(out, map, before, all, r, text)
+/// Per province: 1 + the place of the unit that stood there before the phase
+/// (in a retreat phase, the dislodged one) in its list, and 1 + the place in
+/// `all` of the move ordered from there (not a default); 0 for none. Lists
+/// too long for a byte are searched instead.
+struct Tables {
+    units: [u8; 256],
+    moves: [u8; 256],
 }
 
-fn explain_other(
-    out: &mut String,
-    map: &Map,
-    before: &Position,
-    all: &[Resolution],
-    r: &Resolution,
-    text: &str,
-) -> bool {
-    let ctx = Ctx { map, before, all };
-    let failed = !super::model::fleet_dislodged_while_convoying(r)
-        && match r.verdict {
-            Verdict::Ok => false,
-            Verdict::Disband => !matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
-            _ => true,
-        };
-    if failed {
-        ctx.failure(out, r, text);
-    } else if r.reason == Reason::CivilDisorder {
-        out.push_str(text);
-        out.push_str(": removed by civil disorder, for want of orders");
-    } else if r.dislodged {
-        out.push_str(text);
-    } else {
-        return false;
-    }
-    if r.dislodged {
-        match r.dislodged_by {
-            Some(by) => {
-                out.push_str("; dislodged by ");
-                ctx.put_unit_at(out, by);
-            }
-            None => out.push_str("; dislodged"),
+impl<'a> Adjudicated<'a> {
+    pub fn new(map: &'a Map, before: &'a Position, all: &'a [Resolution]) -> Adjudicated<'a> {
+        Adjudicated {
+            map,
+            before,
+            all,
+            tables: OnceCell::new(),
         }
     }
-    true
+
+    /// The explanation of `r`, whose order reads `text`, or `None` when
+    /// there is nothing to explain (the order did what it said and the unit
+    /// stayed).
+    pub fn explain(&self, r: &Resolution, text: &str) -> Option<String> {
+        let mut line = String::new();
+        self.explain_into(&mut line, r, text).then_some(line)
+    }
+
+    /// `explain`, appended to `out`; `false` (and `out` as it was) when
+    /// there is nothing to explain.
+    #[inline]
+    pub fn explain_into(&self, out: &mut String, r: &Resolution, text: &str) -> bool {
+        // Most orders: done, and the unit stayed (nothing below applies).
+        if r.verdict == Verdict::Ok && !r.dislodged && r.reason != Reason::CivilDisorder {
+            return false;
+        }
+        self.explain_other(out, r, text)
+    }
+
+    fn explain_other(&self, out: &mut String, r: &Resolution, text: &str) -> bool {
+        let failed = !super::model::fleet_dislodged_while_convoying(r)
+            && match r.verdict {
+                Verdict::Ok => false,
+                Verdict::Disband => !matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
+                _ => true,
+            };
+        if failed {
+            self.failure(out, r, text);
+        } else if r.reason == Reason::CivilDisorder {
+            out.push_str(text);
+            out.push_str(": removed by civil disorder, for want of orders");
+        } else if r.dislodged {
+            out.push_str(text);
+        } else {
+            return false;
+        }
+        if r.dislodged {
+            match r.dislodged_by {
+                Some(by) => {
+                    out.push_str("; dislodged by ");
+                    self.put_unit_at(out, by);
+                }
+                None => out.push_str("; dislodged"),
+            }
+        }
+        true
+    }
+
+    fn tables(&self) -> Option<&Tables> {
+        self.tables
+            .get_or_init(|| {
+                let (units, dislodged) = (&self.before.units, &self.before.dislodged);
+                let retreat = self.before.phase.kind == PhaseKind::Retreat;
+                let standing = if retreat { dislodged.len() } else { units.len() };
+                let fits = |n: usize| n < usize::from(u8::MAX);
+                if !fits(standing) || !fits(self.all.len()) {
+                    return None;
+                }
+                let mut tables = Tables {
+                    units: [0; 256],
+                    moves: [0; 256],
+                };
+                // Backwards, so that the first of two in one province counts.
+                let mut stood = |i: usize, p: Province| tables.units[usize::from(p.0)] = i as u8 + 1;
+                if retreat {
+                    for (i, d) in dislodged.iter().enumerate().rev() {
+                        stood(i, d.unit.province());
+                    }
+                } else {
+                    for (i, u) in units.iter().enumerate().rev() {
+                        stood(i, u.province());
+                    }
+                }
+                for (i, r) in self.all.iter().enumerate().rev() {
+                    if let Order::Move { unit, .. } = r.order
+                        && !r.defaulted
+                    {
+                        tables.moves[usize::from(unit.province().0)] = i as u8 + 1;
+                    }
+                }
+                Some(tables)
+            })
+            .as_ref()
+    }
+
+    /// The unit that stood in `p` before the phase (in a retreat phase, the
+    /// dislodged one).
+    fn unit_at(&self, p: Province) -> Option<Unit> {
+        let retreat = self.before.phase.kind == PhaseKind::Retreat;
+        match self.tables() {
+            Some(t) => {
+                let i = usize::from(t.units[usize::from(p.0)]).checked_sub(1)?;
+                match retreat {
+                    true => self.before.dislodged.get(i).map(|d| d.unit),
+                    false => self.before.units.get(i).copied(),
+                }
+            }
+            None if retreat => self.before.dislodged_at(p).map(|d| d.unit),
+            None => self.before.unit_at(p).copied(),
+        }
+    }
+
+    /// Where the unit in `p` was ordered to move (not a default), if it was.
+    fn move_from(&self, p: Province) -> Option<Province> {
+        let destination = |r: &Resolution| match r.order {
+            Order::Move { unit, to, .. } if unit.province() == p && !r.defaulted => {
+                Some(to.province)
+            }
+            _ => None,
+        };
+        match self.tables() {
+            Some(t) => {
+                let i = usize::from(t.moves[usize::from(p.0)]).checked_sub(1)?;
+                self.all.get(i).and_then(destination)
+            }
+            None => self.all.iter().find_map(destination),
+        }
+    }
 }
 
 /// `n` in decimal.
@@ -98,13 +181,7 @@ fn number(out: &mut String, n: u32) {
     }
 }
 
-struct Ctx<'a> {
-    map: &'a Map,
-    before: &'a Position,
-    all: &'a [Resolution],
-}
-
-impl Ctx<'_> {
+impl Adjudicated<'_> {
     fn name(&self, p: Province) -> &str {
         self.map.name(p)
     }
@@ -112,11 +189,7 @@ impl Ctx<'_> {
     /// The unit that stood in `p` before the phase (in a retreat phase, the
     /// dislodged one), named; `the unit in X` when the board has none there.
     fn write_unit_at<W: fmt::Write>(&self, out: &mut W, p: Province) -> fmt::Result {
-        let unit = match self.before.phase.kind {
-            PhaseKind::Retreat => self.before.dislodged_at(p).map(|d| d.unit),
-            _ => self.before.unit_at(p).copied(),
-        };
-        match unit {
+        match self.unit_at(p) {
             Some(u) => write_unit_name(out, self.map, u.kind, u.location),
             None => {
                 out.write_str("the unit in ")?;
@@ -287,12 +360,7 @@ impl Ctx<'_> {
             Order::Move { unit, to, .. } => (unit.province(), to.province),
             _ => return,
         };
-        let rival_move = self.all.iter().find_map(|r| match r.order {
-            Order::Move { unit, to, .. } if unit.province() == by && !r.defaulted => {
-                Some(to.province)
-            }
-            _ => None,
-        });
+        let rival_move = self.move_from(by);
         if rival_move.is_some_and(|to| to != dest && to != origin) {
             return;
         }
