@@ -231,6 +231,18 @@ fn spellings_are_sorted_normalised_and_complete() {
         assert_eq!(set, legate::map::byte_set(text), "{text}");
     }
     assert_eq!(legate::map::byte_set("ab"), 1 << (b'a' & 63) | 1 << (b'b' & 63));
+    // And each spelling once among those of its length, in order.
+    let mut seen = vec![false; list.len()];
+    for n in 0..64 {
+        let places = map.spellings_of_length(n);
+        assert!(places.windows(2).all(|w| w[0] < w[1]), "length {n}");
+        for &i in places {
+            let i = usize::from(i);
+            assert_eq!(list[i].0.len(), n, "{}", list[i].0);
+            assert!(!std::mem::replace(&mut seen[i], true));
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
 }
 
 #[test]

@@ -619,32 +619,35 @@ pub(crate) fn suggest_province(map: &Map, word: &str) -> Option<String> {
     if limit == 0 {
         return None;
     }
-    let sp = map.spellings();
-    closest(sp, map.spelling_sets(), word, limit).map(|i| describe(map, sp[i].1))
+    closest(map, word, limit).map(|i| describe(map, map.spellings()[i].1))
 }
 
-/// The position in `sp` of the spelling closest to `word`, within `limit`
-/// edits: the least distance, then a spelling with the same first letter
-/// (people rarely miss that one), then the first in the list. Each spelling
-/// is measured only against the best so far: a later one must be strictly
-/// better to win, so the bound tightens as better ones are found. `sets` are
-/// the spellings' `byte_set`s, which pass over most of them unread.
-fn closest(sp: &Spellings, sets: &[u64], word: &str, limit: usize) -> Option<usize> {
+/// The position in `map.spellings()` of the spelling closest to `word`,
+/// within `limit` edits: the least distance, then a spelling with the same
+/// first letter (people rarely miss that one), then the first in the list.
+/// Only spellings of a length within `limit` of the word's can be that
+/// close, and of those most are passed over by their `byte_set`s. Each is
+/// measured only against the best so far: it must beat it to win, so the
+/// bound tightens as better ones are found.
+fn closest(map: &Map, word: &str, limit: usize) -> Option<usize> {
+    let (sp, sets) = (map.spellings(), map.spelling_sets());
     let first = word.as_bytes().first().copied();
     let word_set = byte_set(word);
     // (distance, first letter differs, position)
     let mut best: Option<(usize, bool, usize)> = None;
-    for (i, ((s, _), &set)) in sp.iter().zip(sets).enumerate() {
-        if s.len().abs_diff(word.len()) > limit {
+    let lengths = word.len().saturating_sub(limit)..=word.len() + limit;
+    for i in lengths.flat_map(|n| map.spellings_of_length(n)) {
+        let i = usize::from(*i);
+        let (Some((s, _)), Some(&set)) = (sp.get(i), sets.get(i)) else {
             continue;
-        }
+        };
         let differs = s.as_bytes().first().copied() != first;
+        // The most edits that still beat the best: as many if this one
+        // comes before it in (first letter differs, position), one fewer
+        // if after.
         let bound = match best {
             None => limit,
-            // Equal distance wins only with the first letter where the best
-            // has it not.
-            Some((d, true, _)) if !differs => d,
-            // Nothing is closer than the same spelling.
+            Some((d, best_differs, at)) if (differs, i) < (best_differs, at) => d,
             Some((0, _, _)) => continue,
             Some((d, _, _)) => d - 1,
         };

@@ -164,6 +164,7 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
     let distance = distances(&army_adj, &fleet, n);
     let derived = Derived::new(&provinces, &fleet);
     let spelling_sets = spellings.iter().map(|(s, _)| byte_set(s)).collect();
+    let (by_length, length_starts) = by_length(&spellings)?;
     Ok(Map {
         title: file.name,
         start: file.start,
@@ -175,8 +176,28 @@ pub fn from_toml(text: &str) -> Result<Map, MapError> {
         distance,
         spellings,
         spelling_sets,
+        by_length,
+        length_starts,
         derived,
     })
+}
+
+/// The places of `spellings` grouped by length (each group in order), and
+/// where each length's group starts (`Map::spellings_of_length`).
+fn by_length(spellings: &[(String, Location)]) -> Result<(Vec<u16>, Vec<u16>), MapError> {
+    let count = u16::try_from(spellings.len())
+        .map_err(|_| invalid(format!("{} spellings: at most 65535", spellings.len())))?;
+    let longest = spellings.iter().map(|(s, _)| s.len()).max().unwrap_or(0);
+    let mut starts = vec![0u16; longest + 2];
+    for (s, _) in spellings {
+        starts[s.len() + 1] += 1;
+    }
+    for n in 1..starts.len() {
+        starts[n] += starts[n - 1];
+    }
+    let mut places: Vec<u16> = (0..count).collect();
+    places.sort_by_key(|&i| spellings[usize::from(i)].0.len());
+    Ok((places, starts))
 }
 
 fn resolve(

@@ -264,6 +264,10 @@ pub struct Map {
     spellings: Vec<(String, Location)>,
     /// Per spelling, in the same order: its `byte_set`.
     spelling_sets: Vec<u64>,
+    /// The places of the spellings in `spellings`, by length, then in order:
+    /// those of length `n` are `by_length[length_starts[n]..length_starts[n + 1]]`.
+    by_length: Vec<u16>,
+    length_starts: Vec<u16>,
     /// Sets derived once from the tables above, for the adjudicator's hot path.
     derived: table::Derived,
 }
@@ -377,6 +381,16 @@ impl Map {
     /// search for near misses passes over most spellings by these alone.
     pub fn spelling_sets(&self) -> &[u64] {
         &self.spelling_sets
+    }
+
+    /// The places in `spellings()` of the spellings `n` bytes long, in
+    /// order: a search for near misses looks only at lengths near the word's.
+    pub fn spellings_of_length(&self, n: usize) -> &[u16] {
+        let at = |k: usize| self.length_starts.get(k).map(|&i| usize::from(i));
+        match (at(n), at(n + 1)) {
+            (Some(start), Some(end)) => self.by_length.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     /// Can an army move from `a` to `b` (both land, sharing a land border)?
