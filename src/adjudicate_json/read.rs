@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::canonical;
-use super::places::Places;
+use super::places::{Places, same};
 use super::{Entry, InputError, Request};
 use crate::judge::{Dislodged, Position, Unit};
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
@@ -79,7 +79,9 @@ impl Name {
 
     /// The field called `key`.
     pub fn of(key: &str) -> Option<Name> {
-        let i = FIELDS.iter().position(|f| *f == key)?;
+        let i = FIELDS
+            .iter()
+            .position(|f| same(f.as_bytes(), key.as_bytes()))?;
         Some(Name::ALL[i])
     }
 }

@@ -22,16 +22,33 @@ pub struct Adjudicated<'a> {
     map: &'a Map,
     before: &'a Position,
     all: &'a [Resolution],
-    tables: OnceCell<Option<Tables>>,
+    /// The units that stood in each province before the phase (in a retreat
+    /// phase, the dislodged ones).
+    units: OnceCell<ByProvince>,
+    /// The moves ordered from each province (not defaults), in `all`.
+    moves: OnceCell<ByProvince>,
 }
 
-/// Per province: 1 + the place of the unit that stood there before the phase
-/// (in a retreat phase, the dislodged one) in its list, and 1 + the place in
-/// `all` of the move ordered from there (not a default); 0 for none. Lists
-/// too long for a byte are searched instead.
-struct Tables {
-    units: [u8; 256],
-    moves: [u8; 256],
+/// Per province: 1 + the place in a list of its first item there; 0 for
+/// none. `None` for a list too long for a byte, which is searched instead.
+type ByProvince = Option<[u8; 256]>;
+
+/// The `ByProvince` table of `items`, each in a province or in none.
+fn by_province<I>(items: I) -> ByProvince
+where
+    I: DoubleEndedIterator<Item = Option<Province>> + ExactSizeIterator,
+{
+    if items.len() >= usize::from(u8::MAX) {
+        return None;
+    }
+    let mut table = [0; 256];
+    // Backwards, so that the first of two in one province counts.
+    for (i, p) in items.enumerate().rev() {
+        if let Some(p) = p {
+            table[usize::from(p.0)] = i as u8 + 1;
+        }
+    }
+    Some(table)
 }
 
 impl<'a> Adjudicated<'a> {
@@ -40,7 +57,8 @@ impl<'a> Adjudicated<'a> {
             map,
             before,
             all,
-            tables: OnceCell::new(),
+            units: OnceCell::new(),
+            moves: OnceCell::new(),
         }
     }
 
@@ -92,50 +110,18 @@ impl<'a> Adjudicated<'a> {
         true
     }
 
-    fn tables(&self) -> Option<&Tables> {
-        self.tables
-            .get_or_init(|| {
-                let (units, dislodged) = (&self.before.units, &self.before.dislodged);
-                let retreat = self.before.phase.kind == PhaseKind::Retreat;
-                let standing = if retreat { dislodged.len() } else { units.len() };
-                let fits = |n: usize| n < usize::from(u8::MAX);
-                if !fits(standing) || !fits(self.all.len()) {
-                    return None;
-                }
-                let mut tables = Tables {
-                    units: [0; 256],
-                    moves: [0; 256],
-                };
-                // Backwards, so that the first of two in one province counts.
-                let mut stood = |i: usize, p: Province| tables.units[usize::from(p.0)] = i as u8 + 1;
-                if retreat {
-                    for (i, d) in dislodged.iter().enumerate().rev() {
-                        stood(i, d.unit.province());
-                    }
-                } else {
-                    for (i, u) in units.iter().enumerate().rev() {
-                        stood(i, u.province());
-                    }
-                }
-                for (i, r) in self.all.iter().enumerate().rev() {
-                    if let Order::Move { unit, .. } = r.order
-                        && !r.defaulted
-                    {
-                        tables.moves[usize::from(unit.province().0)] = i as u8 + 1;
-                    }
-                }
-                Some(tables)
-            })
-            .as_ref()
-    }
-
     /// The unit that stood in `p` before the phase (in a retreat phase, the
     /// dislodged one).
     fn unit_at(&self, p: Province) -> Option<Unit> {
+        let (units, dislodged) = (&self.before.units, &self.before.dislodged);
         let retreat = self.before.phase.kind == PhaseKind::Retreat;
-        match self.tables() {
+        let table = self.units.get_or_init(|| match retreat {
+            true => by_province(dislodged.iter().map(|d| Some(d.unit.province()))),
+            false => by_province(units.iter().map(|u| Some(u.province()))),
+        });
+        match table {
             Some(t) => {
-                let i = usize::from(t.units[usize::from(p.0)]).checked_sub(1)?;
+                let i = usize::from(t[usize::from(p.0)]).checked_sub(1)?;
                 match retreat {
                     true => self.before.dislodged.get(i).map(|d| d.unit),
                     false => self.before.units.get(i).copied(),
@@ -154,9 +140,15 @@ impl<'a> Adjudicated<'a> {
             }
             _ => None,
         };
-        match self.tables() {
+        let table = self.moves.get_or_init(|| {
+            by_province(self.all.iter().map(|r| match r.order {
+                Order::Move { unit, .. } if !r.defaulted => Some(unit.province()),
+                _ => None,
+            }))
+        });
+        match table {
             Some(t) => {
-                let i = usize::from(t.moves[usize::from(p.0)]).checked_sub(1)?;
+                let i = usize::from(t[usize::from(p.0)]).checked_sub(1)?;
                 self.all.get(i).and_then(destination)
             }
             None => self.all.iter().find_map(destination),
