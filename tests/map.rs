@@ -230,7 +230,10 @@ fn spellings_are_sorted_normalised_and_complete() {
     for ((text, _), &set) in list.iter().zip(sets) {
         assert_eq!(set, legate::map::byte_set(text), "{text}");
     }
-    assert_eq!(legate::map::byte_set("ab"), 1 << (b'a' & 63) | 1 << (b'b' & 63));
+    assert_eq!(
+        legate::map::byte_set("ab"),
+        1 << (b'a' & 63) | 1 << (b'b' & 63)
+    );
     // And each spelling once among those of its length, in order.
     let mut seen = vec![false; list.len()];
     for n in 0..64 {

@@ -7,10 +7,10 @@ use serde_json::Value;
 use super::places::{Places, Ready};
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
-use crate::report::why::Adjudicated;
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
+use crate::report::why::Adjudicated;
 
 /// The result document of an adjudicated request. `rules` are those it was
 /// adjudicated under: they decide where dislodged units may retreat.
@@ -359,15 +359,7 @@ impl Writer<'_> {
             };
             match *entry {
                 Entry::Read { index, text } => match all.get(index) {
-                    Some(r) => self.item(
-                        out,
-                        words,
-                        reason,
-                        &why,
-                        (text, request.plain),
-                        r,
-                        false,
-                    ),
+                    Some(r) => self.item(out, words, reason, &why, (text, request.plain), r, false),
                     None => {
                         out.extend_from_slice(b"{\"order\":");
                         order(out, text);

@@ -85,7 +85,9 @@ impl<'a> Adjudicated<'a> {
         let failed = !super::model::fleet_dislodged_while_convoying(r)
             && match r.verdict {
                 Verdict::Ok => false,
-                Verdict::Disband => !matches!(r.order, Order::Disband { .. } | Order::Remove { .. }),
+                Verdict::Disband => {
+                    !matches!(r.order, Order::Disband { .. } | Order::Remove { .. })
+                }
                 _ => true,
             };
         if failed {
@@ -380,7 +382,11 @@ impl Adjudicated<'_> {
             }
         }
         if let Some(q) = held {
-            out.push_str(if written == 0 { " supported by " } else { " and " });
+            out.push_str(if written == 0 {
+                " supported by "
+            } else {
+                " and "
+            });
             self.put_unit_at(out, q);
         }
     }
