@@ -319,12 +319,10 @@ impl Places {
 
     /// `loc` as `Map::location_code` writes it (`STP/NC`), appended to `out`.
     pub fn write_code(&self, map: &Map, out: &mut String, loc: Location) {
-        match self.known(loc) {
-            // A code has nothing to escape: the JSON string is the code in quotes.
-            Some(text) if !text.as_str().contains('\\') => {
-                let text = text.as_str();
-                out.push_str(&text[1..text.len() - 1]);
-            }
+        // A code with nothing to escape: the JSON string is the code in quotes.
+        let quoted = self.known(loc).map(Ready::as_str);
+        match quoted.and_then(|text| text.get(1..text.len().saturating_sub(1))) {
+            Some(code) if !code.contains('\\') => out.push_str(code),
             _ => out.push_str(&map.location_code(loc)),
         }
     }

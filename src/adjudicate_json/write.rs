@@ -483,14 +483,29 @@ impl Words {
 /// `"S1901M"`, as `Phase` displays it, without the formatting machinery.
 fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
     use crate::phase::Season;
-    out.push(b'"');
-    out.push(match phase.season {
+    let season = match phase.season {
         Season::Spring => b'S',
         Season::Fall => b'F',
         Season::Winter => b'W',
-    });
+    };
+    let kind = match phase.kind {
+        PhaseKind::Movement => b'M',
+        PhaseKind::Retreat => b'R',
+        PhaseKind::Adjustment => b'A',
+    };
+    let year = phase.year;
+    // A year of four digits, as games are played: written in one copy of
+    // known size.
+    if (1000..=9999).contains(&year) {
+        let digit = |unit: u16| b'0' + (year / unit % 10) as u8;
+        let text = [b'"', season, digit(1000), digit(100), digit(10), digit(1), kind, b'"'];
+        out.extend_from_slice(&text);
+        return;
+    }
+    out.push(b'"');
+    out.push(season);
     let mut digits = [0u8; 5];
-    let (mut year, mut at) = (phase.year, digits.len());
+    let (mut year, mut at) = (year, digits.len());
     loop {
         at -= 1;
         digits[at] = b'0' + (year % 10) as u8;
@@ -500,11 +515,7 @@ fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
         }
     }
     out.extend_from_slice(&digits[at..]);
-    out.push(match phase.kind {
-        PhaseKind::Movement => b'M',
-        PhaseKind::Retreat => b'R',
-        PhaseKind::Adjustment => b'A',
-    });
+    out.push(kind);
     out.push(b'"');
 }
 
@@ -612,5 +623,24 @@ fn write_order_text(
             spec(out, unit);
         }
         Order::Waive => out.push_str("WAIVE"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::phase::{Phase, PhaseKind, Season};
+
+    #[test]
+    fn phases_are_written_as_they_display() {
+        let seasons = [Season::Spring, Season::Fall, Season::Winter];
+        let kinds = [PhaseKind::Movement, PhaseKind::Retreat, PhaseKind::Adjustment];
+        for year in [0, 7, 99, 999, 1000, 1901, 2026, 9999, 10000, 65535] {
+            for (season, kind) in seasons.into_iter().zip(kinds) {
+                let p = Phase { year, season, kind };
+                let mut out = Vec::new();
+                super::phase(&mut out, p);
+                assert_eq!(String::from_utf8_lossy(&out), format!("\"{p}\""));
+            }
+        }
     }
 }
