@@ -55,18 +55,20 @@ const SEVERAL: u8 = u8::MAX;
 const POWER_SLOTS: usize = 1024;
 
 /// A slot for a power's spelling or a province's name, from its length and
-/// its first, second and last bytes (`FRANCE`, `France` and `French` differ
-/// there).
+/// its first, second, third and last bytes (`FRANCE`, `France` and `French`
+/// differ there), mixed by one multiplication: the standard map's names and
+/// spellings fall into slots of their own but for a few.
 #[inline]
 fn power_slot(name: &[u8]) -> Option<usize> {
     let (&first, &last) = (name.first()?, name.last()?);
-    let second = name.get(1).copied().unwrap_or(0);
-    let mixed = usize::from(first)
-        .wrapping_mul(31)
-        .wrapping_add(usize::from(second).wrapping_mul(11))
-        .wrapping_add(usize::from(last).wrapping_mul(131))
-        .wrapping_add(name.len().wrapping_mul(17));
-    Some(mixed % POWER_SLOTS)
+    let at = |i: usize| u64::from(name.get(i).copied().unwrap_or(0));
+    let key = u64::from(first)
+        | at(1) << 8
+        | at(2) << 16
+        | u64::from(last) << 24
+        | (name.len() as u64) << 32;
+    let bits = POWER_SLOTS.trailing_zeros();
+    Some((key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize)
 }
 
 /// Is `a` the same text as `b`? Compared inline: names, keys and words are

@@ -160,6 +160,11 @@ impl<'a> Adjudicated<'a> {
 
 /// `n` in decimal.
 fn number(out: &mut String, n: u32) {
+    // Strengths are mostly one digit.
+    if let Some(digit) = char::from_digit(n, 10) {
+        out.push(digit);
+        return;
+    }
     let mut digits = [0u8; 10];
     let (mut n, mut at) = (n, digits.len());
     loop {
@@ -388,6 +393,18 @@ impl Adjudicated<'_> {
                 " and "
             });
             self.put_unit_at(out, q);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 1, 9, 10, 42, 99, 100, 12345, u32::MAX] {
+            let mut out = String::from("x");
+            super::number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
         }
     }
 }
