@@ -143,27 +143,23 @@ impl Groups {
         // are written as they come.
         if items.is_sorted_by_key(|&(rank, _)| rank.min(last)) {
             out.push(b'{');
-            let mut start = 0;
-            while let Some(&(rank, _)) = items.get(start) {
+            let mut open = None;
+            for &(rank, item) in items {
                 let rank = rank.min(last);
-                let end = start
-                    + items[start..]
-                        .iter()
-                        .take_while(|(r, _)| (*r).min(last) == rank)
-                        .count();
-                if start > 0 {
+                if open == Some(rank) {
                     out.push(b',');
-                }
-                key(out, rank);
-                out.extend_from_slice(b":[");
-                for (k, &(_, item)) in items[start..end].iter().enumerate() {
-                    if k > 0 {
-                        out.push(b',');
+                } else {
+                    if open.is_some() {
+                        out.extend_from_slice(b"],");
                     }
-                    write(out, item);
+                    key(out, rank);
+                    out.extend_from_slice(b":[");
+                    open = Some(rank);
                 }
+                write(out, item);
+            }
+            if open.is_some() {
                 out.push(b']');
-                start = end;
             }
             out.push(b'}');
             return;
@@ -531,11 +527,14 @@ pub fn result_text(r: &Resolution) -> String {
     .result_text()
 }
 
+#[inline]
 fn contract_verdict(r: &Resolution) -> Verdict {
-    match (r.verdict, r.order, r.reason) {
-        (Verdict::Failed, Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
-        (Verdict::Failed, _, _) => Verdict::Void,
-        (verdict, _, _) => verdict,
+    match r.verdict {
+        Verdict::Failed => match (r.order, r.reason) {
+            (Order::Convoy { .. }, Reason::Paradox) => Verdict::Disrupted,
+            _ => Verdict::Void,
+        },
+        verdict => verdict,
     }
 }
 
