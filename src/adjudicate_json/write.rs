@@ -494,7 +494,16 @@ fn phase(out: &mut Vec<u8>, phase: crate::phase::Phase) {
     // known size.
     if (1000..=9999).contains(&year) {
         let digit = |unit: u16| b'0' + (year / unit % 10) as u8;
-        let text = [b'"', season, digit(1000), digit(100), digit(10), digit(1), kind, b'"'];
+        let text = [
+            b'"',
+            season,
+            digit(1000),
+            digit(100),
+            digit(10),
+            digit(1),
+            kind,
+            b'"',
+        ];
         out.extend_from_slice(&text);
         return;
     }
@@ -632,7 +641,11 @@ mod tests {
     #[test]
     fn phases_are_written_as_they_display() {
         let seasons = [Season::Spring, Season::Fall, Season::Winter];
-        let kinds = [PhaseKind::Movement, PhaseKind::Retreat, PhaseKind::Adjustment];
+        let kinds = [
+            PhaseKind::Movement,
+            PhaseKind::Retreat,
+            PhaseKind::Adjustment,
+        ];
         for year in [0, 7, 99, 999, 1000, 1901, 2026, 9999, 10000, 65535] {
             for (season, kind) in seasons.into_iter().zip(kinds) {
                 let p = Phase { year, season, kind };
