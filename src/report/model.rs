@@ -165,7 +165,7 @@ impl PhaseReport {
         let mut orders: Vec<ResolvedOrder> = resolutions
             .iter()
             .filter(|r| !repeats_an_order(resolutions, r))
-            .map(|r| resolve_one(&explained, map, before, resolutions, r))
+            .map(|r| resolve_one(&explained, r))
             .collect();
         sort_orders(map, before.phase.kind, &mut orders);
         let dislodged = dislodged_units(map, rules, before.phase.kind, after);
@@ -265,21 +265,14 @@ fn year_ends(played: Phase, next: Phase) -> bool {
     played.season == Season::Fall && (next.season != Season::Fall || next.year != played.year)
 }
 
-fn resolve_one(
-    explained: &why::Adjudicated,
-    map: &Map,
-    before: &Position,
-    all: &[Resolution],
-    r: &Resolution,
-) -> ResolvedOrder {
-    let unit = r.order.unit().and_then(|spec| {
-        let p = spec.province();
-        match r.order {
-            Order::Build { .. } => None,
-            _ if before.phase.kind == PhaseKind::Retreat => before.dislodged_at(p).map(|d| d.unit),
-            _ => before.unit_at(p).copied(),
-        }
-    });
+fn resolve_one(explained: &why::Adjudicated, r: &Resolution) -> ResolvedOrder {
+    let (map, before, all) = (explained.map, explained.before, explained.all);
+    let unit = match r.order {
+        Order::Build { .. } => None,
+        order => order
+            .unit()
+            .and_then(|spec| explained.unit_at(spec.province())),
+    };
     let convoy_route = match r.order {
         Order::Move {
             unit: spec,

@@ -19,9 +19,9 @@ use crate::phase::PhaseKind;
 /// units and moves again and again: by province, in tables made the first
 /// time one is needed.
 pub struct Adjudicated<'a> {
-    map: &'a Map,
-    before: &'a Position,
-    all: &'a [Resolution],
+    pub(super) map: &'a Map,
+    pub(super) before: &'a Position,
+    pub(super) all: &'a [Resolution],
     /// The units that stood in each province before the phase (in a retreat
     /// phase, the dislodged ones).
     units: OnceCell<ByProvince>,
@@ -114,7 +114,7 @@ impl<'a> Adjudicated<'a> {
 
     /// The unit that stood in `p` before the phase (in a retreat phase, the
     /// dislodged one).
-    fn unit_at(&self, p: Province) -> Option<Unit> {
+    pub(super) fn unit_at(&self, p: Province) -> Option<Unit> {
         let (units, dislodged) = (&self.before.units, &self.before.dislodged);
         let retreat = self.before.phase.kind == PhaseKind::Retreat;
         let table = self.units.get_or_init(|| match retreat {
