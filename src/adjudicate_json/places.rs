@@ -107,7 +107,8 @@ fn slot(code: &[u8]) -> Option<usize> {
     Some((usize::from(a) * 26 + usize::from(b)) * 26 + usize::from(c))
 }
 
-fn json(text: &str) -> Box<str> {
+/// `text` as a JSON string.
+pub(super) fn json(text: &str) -> Box<str> {
     // Serialising a string cannot fail.
     serde_json::to_string(text)
         .unwrap_or_default()

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::places::{Places, Ready};
+use super::places::{Places, Ready, json};
 use super::{Entry, Request};
 use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
@@ -72,7 +72,7 @@ impl Keys {
         keys.dedup();
         Keys(
             keys.into_iter()
-                .map(|(key, p)| (Ready::new(json_string(&key)), p))
+                .map(|(key, p)| (Ready::new(json(&key)), p))
                 .collect(),
         )
     }
@@ -104,13 +104,6 @@ fn power_key(map: &Map, p: Power) -> String {
     map.powers()
         .get(p.0 as usize)
         .map_or_else(|| format!("POWER{}", p.0), |i| i.name.to_uppercase())
-}
-
-fn json_string(text: &str) -> Box<str> {
-    // Serialising a string cannot fail.
-    serde_json::to_string(text)
-        .unwrap_or_default()
-        .into_boxed_str()
 }
 
 /// Writes the objects of the result, `{"POWER": [items...], ...}`, reusing
@@ -466,10 +459,9 @@ impl Words {
         match self.0.get_mut(slot) {
             Some(Some(json)) => json.write(out),
             Some(empty) => {
-                let mut json = Vec::new();
-                string(&mut json, &result_text(r));
-                out.extend_from_slice(&json);
-                *empty = Some(Ready::new(String::from_utf8_lossy(&json).into()));
+                let word = Ready::new(json(&result_text(r)));
+                word.write(out);
+                *empty = Some(word);
             }
             None => string(out, &result_text(r)),
         }
