@@ -19,6 +19,11 @@ pub struct Places {
     /// Can orders in the contract's spelling be read without the grammar
     /// (`canonical::usable`)?
     pub plain_orders: bool,
+    /// Are the map's codes (`STP/NC`) and names (provinces, coasts, powers)
+    /// and the units' (`Army`) plain JSON text, nothing in them to escape?
+    /// Then so is a default order's text, and the explanation of an order
+    /// whose text is (`report::why`'s own words are).
+    pub plain_names: bool,
     /// Slot of a three-letter code → what it reads as.
     by_letters: Vec<Code3>,
     /// Per province code: what `Map::lookup` reads it as, and the same for each of
@@ -107,6 +112,33 @@ fn slot(code: &[u8]) -> Option<usize> {
     Some((usize::from(a) * 26 + usize::from(b)) * 26 + usize::from(c))
 }
 
+/// `Places::plain_names` of `map`.
+fn plain_names(map: &Map) -> bool {
+    let provinces = map.provinces().map(|p| map.name(p));
+    let coasts = map
+        .provinces()
+        .flat_map(|p| map.coasts(p).iter().map(|c| c.name()));
+    let powers = map.powers().iter().map(|info| info.name.as_str());
+    let units = [UnitKind::Army, UnitKind::Fleet].map(UnitKind::name);
+    let codes: Vec<String> = map
+        .provinces()
+        .flat_map(|p| {
+            let coasts = map
+                .coasts(p)
+                .iter()
+                .map(move |&c| Location::new(p, Some(c)));
+            std::iter::once(p.into()).chain(coasts)
+        })
+        .map(|loc| map.location_code(loc))
+        .collect();
+    provinces
+        .chain(codes.iter().map(String::as_str))
+        .chain(coasts)
+        .chain(powers)
+        .chain(units)
+        .all(|name| super::plain::plain_run(name.as_bytes()) == name.len())
+}
+
 /// `text` as a JSON string.
 pub(super) fn json(text: &str) -> Box<str> {
     // Serialising a string cannot fail.
@@ -119,6 +151,7 @@ impl Places {
     pub fn new(map: &Map) -> Places {
         let mut places = Places {
             plain_orders: super::canonical::usable(map),
+            plain_names: plain_names(map),
             by_letters: vec![Code3::default(); SLOTS],
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),

@@ -693,3 +693,24 @@ fn a_powers_results_keep_their_order_when_its_keys_are_apart() {
     assert_eq!(orders("ITALY"), ["A ROM H"]);
     assert_eq!(orders("TURKEY"), ["F ANK H"]);
 }
+
+/// A map whose names need escaping in JSON (`Munich "the Bavarian"`): its
+/// explanations are escaped, where the standard map's are copied as they are.
+#[test]
+fn names_that_need_escaping_are_escaped_in_explanations() {
+    let text = include_str!("../../config/maps/standard.toml")
+        .replace(r#"name = "Munich""#, r#"name = "Munich \"the Bavarian\"""#);
+    let map = Map::from_toml(&text).expect("the standard map, one name changed");
+    assert!(!super::places::Places::new(&map).plain_names);
+    assert!(super::places::Places::new(Map::standard()).plain_names);
+    let doc = r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "GERMANY": ["A MUN"]},
+        "orders": {"FRANCE": ["A PAR - BUR"], "GERMANY": ["A MUN - BUR"]}}"#;
+    let batch = Batch::new(&map, crate::judge::Rules::default(), &holds);
+    let mut out = Vec::new();
+    batch.adjudicate(doc, &mut out).expect("a valid document");
+    let result: Value = serde_json::from_slice(&out).expect("the result is JSON");
+    assert_eq!(
+        result["results"]["FRANCE"][0]["reason"],
+        r#"A PAR - BUR bounced: 1 against 1 (Army Munich "the Bavarian")"#
+    );
+}

@@ -343,7 +343,8 @@ impl Writer<'_> {
                 };
                 text.clear();
                 write_order_text(text, map, self.places, before, &r.order);
-                self.item(out, words, reason, &why, (text, false), r, true);
+                let plain = self.places.plain_names;
+                self.item(out, words, reason, &why, (text, plain), r, true);
                 return;
             };
             match *entry {
@@ -437,7 +438,7 @@ impl Writer<'_> {
         reason.clear();
         if why.explain_into(reason, r, text) {
             out.extend_from_slice(b",\"reason\":");
-            string(out, reason);
+            text_as_read(out, reason, plain && self.places.plain_names);
         }
         out.extend_from_slice(b",\"result\":");
         words.write(out, r);

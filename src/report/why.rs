@@ -3,7 +3,10 @@
 //! Marseilles)`.
 //!
 //! Written onto a caller's buffer (`explain_into`): the JSON interface writes
-//! one for every failed order of every phase it is given.
+//! one for every failed order of every phase it is given. Its own words are
+//! plain JSON text (no `"`, `\` or control character), so an explanation
+//! is whenever the order's text and the map's names are: the JSON interface
+//! then copies it as it is (a test below holds every reason to that).
 
 use std::cell::OnceCell;
 use std::fmt;
@@ -399,6 +402,187 @@ impl Adjudicated<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::Adjudicated;
+    use crate::judge::{Position, Reason, Resolution, Unit, Verdict};
+    use crate::map::{Map, Power, Province, UnitKind};
+    use crate::orders::{Order, UnitSpec};
+
+    /// One of each reason, about the provinces `p` and `q`.
+    fn every_reason(p: Province, q: Province) -> Vec<Reason> {
+        use Reason::*;
+        // Fails to compile when a reason is added: list it below as well.
+        let _listed = |r: Reason| match r {
+            None
+            | NoUnit { .. }
+            | ForeignUnit { .. }
+            | Replaced
+            | Conflicting
+            | WrongPhase
+            | NotAdjacent { .. }
+            | ArmyToSea { .. }
+            | FleetInland { .. }
+            | Impassable { .. }
+            | CoastUnreachable { .. }
+            | CoastNeeded { .. }
+            | MoveToSelf
+            | SupportSelf
+            | SupportUnreachable { .. }
+            | SupportedMoveImpossible { .. }
+            | NoSupportedUnit { .. }
+            | ConvoyByArmy
+            | ConvoyFromCoast
+            | ConvoyOfFleet { .. }
+            | ConvoyNotOnRoute
+            | WrongUnitKind
+            | SupportNotMatched { .. }
+            | ConvoyNotMatched { .. }
+            | ConvoyOffNamedPath { .. }
+            | Bounced { .. }
+            | OwnUnit { .. }
+            | CutBy { .. }
+            | DisruptedBy { .. }
+            | NoConvoyRoute
+            | Paradox
+            | LandRoute
+            | Unordered
+            | RetreatClash { .. }
+            | RetreatBlocked { .. }
+            | NoRetreat
+            | NotHomeCenter { .. }
+            | CenterNotOwned { .. }
+            | Occupied { .. }
+            | FleetBuildInland { .. }
+            | ArmyBuildAtSea { .. }
+            | NoBuildsLeft
+            | NoRemovalsLeft
+            | Waived
+            | CivilDisorder => (),
+        };
+        vec![
+            None,
+            NoUnit { at: q },
+            ForeignUnit { owner: Power(1) },
+            Replaced,
+            Conflicting,
+            WrongPhase,
+            NotAdjacent { to: q },
+            ArmyToSea { to: q },
+            FleetInland { to: q },
+            Impassable { to: q },
+            CoastUnreachable { to: q },
+            CoastNeeded { to: q },
+            MoveToSelf,
+            SupportSelf,
+            SupportUnreachable { to: q },
+            SupportedMoveImpossible { to: q },
+            NoSupportedUnit { at: q },
+            ConvoyByArmy,
+            ConvoyFromCoast,
+            ConvoyOfFleet { at: q },
+            ConvoyNotOnRoute,
+            WrongUnitKind,
+            SupportNotMatched { supported: q },
+            ConvoyNotMatched { army: q },
+            ConvoyOffNamedPath { army: p },
+            Bounced {
+                by: q,
+                strength: 1,
+                opposing: 12,
+            },
+            OwnUnit { at: q },
+            CutBy { by: q },
+            DisruptedBy { fleet: q },
+            NoConvoyRoute,
+            Paradox,
+            LandRoute,
+            Unordered,
+            RetreatClash { with: q },
+            RetreatBlocked { to: q },
+            NoRetreat,
+            NotHomeCenter { at: q },
+            CenterNotOwned { at: q },
+            Occupied { at: q },
+            FleetBuildInland { at: q },
+            ArmyBuildAtSea { at: q },
+            NoBuildsLeft,
+            NoRemovalsLeft,
+            Waived,
+            CivilDisorder,
+        ]
+    }
+
+    #[test]
+    fn every_explanation_is_plain_json_text_when_its_order_and_names_are() {
+        let map = Map::standard();
+        let at = |code| map.lookup(code).expect(code).province;
+        let (stp, mos) = (at("STP"), at("MOS"));
+        let unit = |p, kind| UnitSpec::new(kind, p);
+        let mut before = Position::initial(map);
+        before.units.push(Unit {
+            power: Power(5),
+            kind: UnitKind::Fleet,
+            location: map.lookup("STP/SC").expect("a coast"),
+        });
+        let ours = Order::Move {
+            unit: unit(map.lookup("MOS").expect("a place"), UnitKind::Army),
+            to: stp.into(),
+            via_convoy: false,
+        };
+        // Three supports for the unit in St Petersburg: `, ` and `and`.
+        let support = |from: &str| Resolution {
+            power: Power(5),
+            order: Order::SupportHold {
+                unit: unit(map.lookup(from).expect(from), UnitKind::Army),
+                supported: unit(stp.into(), UnitKind::Fleet),
+            },
+            verdict: Verdict::Ok,
+            dislodged: false,
+            dislodged_by: None,
+            reason: Reason::None,
+            defaulted: false,
+        };
+        let all = [support("WAR"), support("LVN"), support("FIN")];
+        let why = Adjudicated::new(map, &before, &all);
+        let reasons = every_reason(mos, stp);
+        let kinds: std::collections::HashSet<_> =
+            reasons.iter().map(std::mem::discriminant).collect();
+        assert_eq!(kinds.len(), 45, "one of each reason");
+        let verdicts = [
+            Verdict::Ok,
+            Verdict::Bounce,
+            Verdict::Cut,
+            Verdict::Void,
+            Verdict::NoConvoy,
+            Verdict::Disrupted,
+            Verdict::Disband,
+            Verdict::Failed,
+        ];
+        let mut explained = 0;
+        for reason in reasons {
+            for verdict in verdicts {
+                for (dislodged, by) in [(false, None), (true, None), (true, Some(stp))] {
+                    let r = Resolution {
+                        power: Power(5),
+                        order: ours,
+                        verdict,
+                        dislodged,
+                        dislodged_by: by,
+                        reason,
+                        defaulted: false,
+                    };
+                    let mut line = String::new();
+                    if why.explain_into(&mut line, &r, "A MOS - STP") {
+                        explained += 1;
+                    }
+                    let plain = |c: char| c != '"' && c != '\\' && !c.is_control();
+                    assert!(line.chars().all(plain), "{reason:?}: {line}");
+                }
+            }
+        }
+        // Every reason is written at least once (a failed move).
+        assert!(explained >= 45, "{explained}");
+    }
+
     #[test]
     fn numbers_are_written_in_decimal() {
         for n in [0, 1, 9, 10, 42, 99, 100, 12345, u32::MAX] {
