@@ -51,6 +51,8 @@ pub struct Places {
     /// Per `power_slot`: the place in `powers` + 1 of its one spelling; 0 for
     /// none, `SEVERAL` when spellings share the slot.
     power_slots: Vec<u8>,
+    /// How many of `powers` are the names in upper case, which come first.
+    upper_names: usize,
 }
 
 /// `power_slots` entry of a slot that several spellings share.
@@ -166,6 +168,7 @@ impl Places {
                 .map(|info| info.home_centers.iter().copied().collect())
                 .collect(),
             power_slots: vec![0; POWER_SLOTS],
+            upper_names: 0,
         };
         // Upper-case names first: the contract's spelling.
         type Spelling = fn(&crate::map::PowerInfo) -> String;
@@ -175,12 +178,15 @@ impl Places {
             |info| info.adjective.clone(),
             |info| info.name.to_lowercase(),
         ];
-        for spelling in spellings {
+        for (n, spelling) in spellings.into_iter().enumerate() {
             for info in map.powers() {
                 let spelled = spelling(info);
                 if let Some(p) = map.power(&spelled) {
                     places.powers.push((spelled.into_boxed_str(), p));
                 }
+            }
+            if n == 0 {
+                places.upper_names = places.powers.len();
             }
         }
         for (i, (spelled, _)) in places.powers.iter().enumerate() {
@@ -255,6 +261,13 @@ impl Places {
             };
         }
         places
+    }
+
+    /// The powers' names in upper case (`FRANCE`), as the contract spells
+    /// the keys of its objects, each with what `Map::power` reads it as.
+    pub fn keys(&self) -> impl Iterator<Item = (&str, Power)> {
+        let upper = self.powers.get(..self.upper_names).unwrap_or_default();
+        upper.iter().map(|(key, p)| (&**key, *p))
     }
 
     /// What `Map::power` reads `name` as, the usual spellings first.

@@ -35,9 +35,14 @@ pub(super) fn read<'a>(
         seen: 0,
         phase: None,
         order_keys: None,
-        known: [("", Power(0)); MAX_KEYS],
+        known: [("", Power(0)); KNOWN],
         known_len: 0,
     };
+    // The map's own keys (`FRANCE`) are known before the document is read.
+    for (slot, (key, power)) in scan.known.iter_mut().zip(places.keys()) {
+        *slot = (key, power);
+        scan.known_len += 1;
+    }
     scan.document()?;
     let phase = scan.phase?;
     // The `Value` reader names the fields missing: the units, and the owners
@@ -61,6 +66,10 @@ pub(super) fn read<'a>(
 /// Most keys a per-power object may have here (the standard map has seven
 /// powers; a document with more keys is read by the `Value` reader).
 const MAX_KEYS: usize = 8;
+
+/// Most keys remembered: the map's and as many again met in a document
+/// (`france`, `French`).
+const KNOWN: usize = 2 * MAX_KEYS;
 
 /// The keys of one per-power object as written, each with what its list gave.
 struct Keys<'a, V> {
@@ -108,26 +117,28 @@ fn bit(name: Name) -> u8 {
     1 << name as u8
 }
 
-struct Scanner<'a, 'm> {
+/// Reads `text` (`'a`); its keys are compared with the map's (`'k`).
+struct Scanner<'a, 'k> {
     text: &'a str,
     at: usize,
-    reader: Reader<'m>,
+    reader: Reader<'k>,
     got: Gathered<'a>,
     /// The fields met so far, a bit each.
     seen: u8,
     phase: Option<Phase>,
     /// The keys of the orders, each with its range of `got.stash`.
-    order_keys: Option<Keys<'a, (usize, usize)>>,
-    /// The keys of the per-power objects met so far, with their powers:
-    /// objects mostly repeat the first one's keys, in the same order.
-    known: [(&'a str, Power); MAX_KEYS],
+    order_keys: Option<Keys<'k, (usize, usize)>>,
+    /// The map's keys and those of the per-power objects met so far, with
+    /// their powers: objects mostly repeat the first one's keys, in the same
+    /// order.
+    known: [(&'k str, Power); KNOWN],
     known_len: usize,
 }
 
 /// `None`: not a plain document.
 type Scan<T> = Option<T>;
 
-impl<'a> Scanner<'a, '_> {
+impl<'a: 'k, 'k> Scanner<'a, 'k> {
     #[inline(always)]
     fn peek(&mut self) -> Scan<u8> {
         let b = self.text.as_bytes();
@@ -403,16 +414,19 @@ impl<'a> Scanner<'a, '_> {
         &mut self,
         empty: V,
         mut list: impl FnMut(&mut Self, Power) -> Scan<V>,
-    ) -> Scan<Keys<'a, V>> {
+    ) -> Scan<Keys<'k, V>> {
         let mut keys = Keys {
             given: [("", empty); MAX_KEYS],
             len: 0,
             sorted: true,
         };
+        // Where the last key was among those known.
+        let mut last = usize::MAX;
         self.items(b'{', b'}', |s| {
-            let (key, power) = match s.known_key(keys.len) {
-                Some(known) => {
+            let (key, power) = match s.known_key(last.wrapping_add(1)) {
+                Some((i, known)) => {
                     s.expect(b':')?;
+                    last = i;
                     known
                 }
                 None => {
@@ -420,6 +434,7 @@ impl<'a> Scanner<'a, '_> {
                     let power = s.reader.power(key)?;
                     if let Some(slot) = s.known.get_mut(s.known_len) {
                         *slot = (key, power);
+                        last = s.known_len;
                         s.known_len += 1;
                     }
                     (key, power)
@@ -438,11 +453,12 @@ impl<'a> Scanner<'a, '_> {
         Some(keys)
     }
 
-    /// `"KEY"`, taken when it is a key met before in this document, with
-    /// its power (found then). Objects mostly repeat the keys of the first in
-    /// the same order: the `i`th key known is tried first.
+    /// `"KEY"`, taken when it is a key known (the map's, or one met before
+    /// in this document), with its place among them and its power. Objects
+    /// mostly give their keys in the order they were first met: the `i`th
+    /// key known, the one after the last, is tried first.
     #[inline(always)]
-    fn known_key(&mut self, i: usize) -> Option<(&'a str, Power)> {
+    fn known_key(&mut self, i: usize) -> Option<(usize, (&'k str, Power))> {
         self.peek()?;
         let b = self.text.as_bytes();
         if b.get(self.at) != Some(&b'"') {
@@ -454,12 +470,12 @@ impl<'a> Scanner<'a, '_> {
             b.get(end) == Some(&b'"') && b.get(start..end).is_some_and(|k| same(k, key.as_bytes()))
         };
         let known = self.known.get(..self.known_len)?;
-        let &(key, power) = match known.get(i) {
-            Some(hint) if here(hint.0) => hint,
-            _ => known.iter().find(|(key, _)| here(key))?,
+        let (i, &(key, power)) = match known.get(i) {
+            Some(hint) if here(hint.0) => (i, hint),
+            _ => known.iter().enumerate().find(|(_, (key, _))| here(key))?,
         };
         self.at = start + key.len() + 1;
-        Some((key, power))
+        Some((i, (key, power)))
     }
 
     /// `{"unit": ..., "attacker_from": ..., "via_convoy": ...}` of `power`.
