@@ -278,7 +278,7 @@ impl<'a: 'k, 'k> Scanner<'a, 'k> {
 
     fn document(&mut self) -> Scan<()> {
         self.items(b'{', b'}', |s| {
-            let field = Name::of(s.key()?)?;
+            let field = s.field_name()?;
             if s.seen & bit(field) != 0 {
                 return None;
             }
@@ -290,6 +290,25 @@ impl<'a: 'k, 'k> Scanner<'a, 'k> {
             None => Some(()),
             Some(_) => None,
         }
+    }
+
+    /// `"units":` and the others: a field's name taken in one look, any
+    /// other key read as a string (`None`: not a field).
+    #[inline(always)]
+    fn field_name(&mut self) -> Scan<Name> {
+        self.peek()?;
+        let rest = self.text.as_bytes().get(self.at..)?;
+        if let [b'"', initial, ..] = *rest
+            && let Some(name) = Name::starting(initial)
+        {
+            let key = name.key().as_bytes();
+            if rest.get(1..=key.len()) == Some(key) && rest.get(key.len() + 1) == Some(&b'"') {
+                self.at += key.len() + 2;
+                self.expect(b':')?;
+                return Some(name);
+            }
+        }
+        Name::of(self.key()?)
     }
 
     fn field(&mut self, field: Name) -> Scan<()> {

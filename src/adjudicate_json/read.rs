@@ -49,7 +49,7 @@ pub(super) enum Field<T> {
 }
 
 /// The fields of the contract, in the order of `FIELDS`.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub(super) enum Name {
     Variant,
     Phase,
@@ -75,6 +75,22 @@ impl Name {
 
     pub fn key(self) -> &'static str {
         FIELDS[self as usize]
+    }
+
+    /// The field whose name starts with `letter`: each starts with a letter
+    /// of its own.
+    pub fn starting(letter: u8) -> Option<Name> {
+        Some(match letter {
+            b'v' => Name::Variant,
+            b'p' => Name::Phase,
+            b'u' => Name::Units,
+            b's' => Name::SupplyCenters,
+            b'h' => Name::HomeCenters,
+            b'd' => Name::Dislodged,
+            b'c' => Name::Contested,
+            b'o' => Name::Orders,
+            _ => return None,
+        })
     }
 
     /// The field called `key`.

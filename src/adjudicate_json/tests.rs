@@ -714,3 +714,30 @@ fn names_that_need_escaping_are_escaped_in_explanations() {
         r#"A PAR - BUR bounced: 1 against 1 (Army Munich "the Bavarian")"#
     );
 }
+
+/// `Name::starting` gives each field by the first letter of its name.
+#[test]
+fn each_field_starts_with_a_letter_of_its_own() {
+    use super::read::Name;
+    let names = [
+        "variant",
+        "phase",
+        "units",
+        "supply_centers",
+        "home_centers",
+        "dislodged",
+        "contested",
+        "orders",
+    ];
+    for key in names {
+        let name = Name::of(key).expect(key);
+        assert_eq!(name.key(), key);
+        assert_eq!(Name::starting(key.as_bytes()[0]), Some(name), "{key}");
+    }
+    let initials: Vec<u8> = names.iter().map(|k| k.as_bytes()[0]).collect();
+    for letter in 0..=u8::MAX {
+        if !initials.contains(&letter) {
+            assert_eq!(Name::starting(letter), None, "{}", letter as char);
+        }
+    }
+}

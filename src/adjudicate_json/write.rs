@@ -10,7 +10,7 @@ use crate::judge::{Adjudication, Position, Reason, Resolution, Rules, Verdict};
 use crate::map::{Location, Map, Power, Province, ProvinceSet, UnitKind};
 use crate::orders::{Order, UnitSpec};
 use crate::phase::PhaseKind;
-use crate::report::why::Adjudicated;
+use crate::report::why::{Adjudicated, Text, may_explain};
 
 /// The result document of an adjudicated request. `rules` are those it was
 /// adjudicated under: they decide where dislodged units may retreat.
@@ -435,14 +435,67 @@ impl Writer<'_> {
         }
         out.extend_from_slice(b"\"order\":");
         text_as_read(out, text, plain);
-        reason.clear();
-        if why.explain_into(reason, r, text) {
-            out.extend_from_slice(b",\"reason\":");
-            text_as_read(out, reason, plain && self.places.plain_names);
+        if may_explain(r) {
+            self.reason(out, reason, why, r, (text, plain));
         }
         out.extend_from_slice(b",\"result\":");
         words.write(out, r);
         out.push(b'}');
+    }
+}
+
+impl Writer<'_> {
+    /// `,"reason":` and the explanation of `r`, if there is one.
+    fn reason(
+        &self,
+        out: &mut Vec<u8>,
+        reason: &mut String,
+        why: &Adjudicated,
+        r: &Resolution,
+        (text, plain): (&str, bool),
+    ) {
+        // Nothing to escape: written in place.
+        if plain && self.places.plain_names {
+            let mark = out.len();
+            out.extend_from_slice(b",\"reason\":\"");
+            if why.explain_into(&mut Unescaped(out), r, text) {
+                out.push(b'"');
+            } else {
+                out.truncate(mark);
+            }
+            return;
+        }
+        reason.clear();
+        if why.explain_into(reason, r, text) {
+            out.extend_from_slice(b",\"reason\":");
+            string(out, reason);
+        }
+    }
+}
+
+/// The document being written, taking text with nothing to escape in JSON
+/// as it is.
+struct Unescaped<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for Unescaped<'_> {
+    #[inline]
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
+impl Text for Unescaped<'_> {
+    #[inline(always)]
+    fn push_str(&mut self, text: &str) {
+        self.0.extend_from_slice(text.as_bytes());
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        let mut bytes = [0; 4];
+        self.0
+            .extend_from_slice(c.encode_utf8(&mut bytes).as_bytes());
     }
 }
 

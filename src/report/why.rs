@@ -17,6 +17,23 @@ use crate::map::{Map, Province};
 use crate::orders::Order;
 use crate::phase::PhaseKind;
 
+/// Where an explanation is written: a `String`, or a caller's own text
+/// that grows at its end (the JSON interface writes into its document).
+pub trait Text: fmt::Write {
+    #[inline]
+    fn push_str(&mut self, text: &str) {
+        // Writing to the texts here cannot fail.
+        let _ = self.write_str(text);
+    }
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        let _ = self.write_char(c);
+    }
+}
+
+impl Text for String {}
+
 /// An adjudicated phase, explained order by order: the board before it and
 /// every resolution. The explanations of one phase look up the same few
 /// units and moves again and again: by province, in tables made the first
@@ -76,15 +93,14 @@ impl<'a> Adjudicated<'a> {
     /// `explain`, appended to `out`; `false` (and `out` as it was) when
     /// there is nothing to explain.
     #[inline]
-    pub fn explain_into(&self, out: &mut String, r: &Resolution, text: &str) -> bool {
-        // Most orders: done, and the unit stayed (nothing below applies).
-        if r.verdict == Verdict::Ok && !r.dislodged && r.reason != Reason::CivilDisorder {
+    pub fn explain_into<T: Text>(&self, out: &mut T, r: &Resolution, text: &str) -> bool {
+        if !may_explain(r) {
             return false;
         }
         self.explain_other(out, r, text)
     }
 
-    fn explain_other(&self, out: &mut String, r: &Resolution, text: &str) -> bool {
+    fn explain_other<T: Text>(&self, out: &mut T, r: &Resolution, text: &str) -> bool {
         let failed = !super::model::fleet_dislodged_while_convoying(r)
             && match r.verdict {
                 Verdict::Ok => false,
@@ -161,8 +177,16 @@ impl<'a> Adjudicated<'a> {
     }
 }
 
+/// `false` when `Adjudicated::explain` has nothing to say about `r` for
+/// certain: most orders, done with the unit staying (`true` may still give
+/// nothing).
+#[inline]
+pub fn may_explain(r: &Resolution) -> bool {
+    r.verdict != Verdict::Ok || r.dislodged || r.reason == Reason::CivilDisorder
+}
+
 /// `n` in decimal.
-fn number(out: &mut String, n: u32) {
+fn number<T: Text>(out: &mut T, n: u32) {
     // Strengths are mostly one digit.
     if let Some(digit) = char::from_digit(n, 10) {
         out.push(digit);
@@ -200,13 +224,13 @@ impl Adjudicated<'_> {
         }
     }
 
-    /// `write_unit_at` onto a `String`.
-    fn put_unit_at(&self, out: &mut String, p: Province) {
-        // Writing to a `String` cannot fail.
+    /// `write_unit_at` onto a `Text`.
+    fn put_unit_at<T: Text>(&self, out: &mut T, p: Province) {
+        // Writing to a `Text` cannot fail.
         let _ = self.write_unit_at(out, p);
     }
 
-    fn failure(&self, out: &mut String, r: &Resolution, text: &str) {
+    fn failure<T: Text>(&self, out: &mut T, r: &Resolution, text: &str) {
         let what = match r.verdict {
             Verdict::Bounce => "bounced",
             Verdict::Cut => "was cut",
@@ -222,7 +246,7 @@ impl Adjudicated<'_> {
     /// `: ` and the reason, if there is one to give. Written piece by piece,
     /// without the formatting machinery: the JSON interface writes one for
     /// every failed order of every phase it is given.
-    fn detail(&self, out: &mut String, r: &Resolution) {
+    fn detail<T: Text>(&self, out: &mut T, r: &Resolution) {
         if matches!(
             r.reason,
             Reason::None | Reason::Unordered | Reason::LandRoute | Reason::Waived
@@ -232,13 +256,13 @@ impl Adjudicated<'_> {
         out.push_str(": ");
         let n = |p: Province| self.name(p);
         // Words, a place's name, words.
-        let around = |out: &mut String, before: &str, p: Province, after: &str| {
+        let around = |out: &mut T, before: &str, p: Province, after: &str| {
             out.push_str(before);
             out.push_str(n(p));
             out.push_str(after);
         };
         // Words, the unit that stood in a province, words.
-        let unit = |out: &mut String, before: &str, p: Province, after: &str| {
+        let unit = |out: &mut T, before: &str, p: Province, after: &str| {
             out.push_str(before);
             self.put_unit_at(out, p);
             out.push_str(after);
@@ -356,7 +380,7 @@ impl Adjudicated<'_> {
     /// stood in `by` and the supports that counted for it against `ours`: its
     /// move's supports if it moved to the same place or against us head to head,
     /// its hold supports if it stayed; none if it tried to go elsewhere and failed.
-    fn with_supports(&self, out: &mut String, by: Province, ours: &Order) {
+    fn with_supports<T: Text>(&self, out: &mut T, by: Province, ours: &Order) {
         self.put_unit_at(out, by);
         let (origin, dest) = match *ours {
             Order::Move { unit, to, .. } => (unit.province(), to.province),
