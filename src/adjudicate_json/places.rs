@@ -31,6 +31,8 @@ pub struct Places {
     codes: Vec<Code>,
     /// Per province: its code as a JSON string, quotes included (`"PAR"`).
     province_json: Vec<Ready>,
+    /// Per province: its code (`PAR`).
+    province_code: Vec<Box<str>>,
     /// Per province: `"A PAR"` and `"F PAR"` as JSON strings.
     unit_json: Vec<[Ready; 2]>,
     /// Per province: `(coast, "STP/NC" as a JSON string)`.
@@ -157,6 +159,7 @@ impl Places {
             by_letters: vec![Code3::default(); SLOTS],
             codes: Vec::new(),
             province_json: Vec::with_capacity(map.province_count()),
+            province_code: Vec::with_capacity(map.province_count()),
             unit_json: Vec::with_capacity(map.province_count()),
             coast_json: Vec::with_capacity(map.province_count()),
             names: Vec::new(),
@@ -241,6 +244,7 @@ impl Places {
                     Ready::new(unit.into_boxed_str())
                 }));
             places.province_json.push(Ready::new(code_json));
+            places.province_code.push(code.into_boxed_str());
             places.coast_json.push(written);
             let name = map.name(p);
             if let Some(loc) = map.lookup(name) {
@@ -368,10 +372,8 @@ impl Places {
 
     /// `loc` as `Map::location_code` writes it (`STP/NC`), appended to `out`.
     pub fn write_code(&self, map: &Map, out: &mut String, loc: Location) {
-        // A code with nothing to escape: the JSON string is the code in quotes.
-        let quoted = self.known(loc).map(Ready::as_str);
-        match quoted.and_then(|text| text.get(1..text.len().saturating_sub(1))) {
-            Some(code) if !code.contains('\\') => out.push_str(code),
+        match (loc.coast, self.province_code.get(loc.province.0 as usize)) {
+            (None, Some(code)) => out.push_str(code),
             _ => out.push_str(&map.location_code(loc)),
         }
     }
