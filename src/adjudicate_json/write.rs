@@ -58,7 +58,11 @@ fn quoted(out: &mut Vec<u8>, text: &str) {
 
 /// Every power of the map as `(key as a JSON string, power)`, sorted by key:
 /// the order of the result's objects.
-pub struct Keys(Vec<(Ready, Power)>);
+pub struct Keys {
+    keys: Vec<(Ready, Power)>,
+    /// Per power: its place in `keys`, or `KEYLESS`.
+    ranks: [u8; 256],
+}
 
 impl Keys {
     pub fn new(map: &Map) -> Keys {
@@ -70,11 +74,18 @@ impl Keys {
         let mut keys: Vec<(String, Power)> = powers.map(|p| (power_key(map, p), p)).collect();
         keys.sort();
         keys.dedup();
-        Keys(
-            keys.into_iter()
+        let mut ranks = [KEYLESS; 256];
+        // Backwards: of two keys for one power, the first counts.
+        for (i, (_, p)) in keys.iter().enumerate().rev() {
+            ranks[p.0 as usize] = i as u8;
+        }
+        Keys {
+            keys: keys
+                .into_iter()
                 .map(|(key, p)| (Ready::new(json(&key)), p))
                 .collect(),
-        )
+            ranks,
+        }
     }
 }
 
@@ -220,7 +231,7 @@ impl Writer<'_> {
         done: &Adjudication,
     ) {
         let start = out.len();
-        if self.keyed(out, scratch, rules, request, done, &self.keys.0) {
+        if self.keyed(out, scratch, rules, request, done, self.keys) {
             return;
         }
         // A power the map does not know (never one read from a document)
@@ -236,12 +247,12 @@ impl Writer<'_> {
             .chain(after.units.iter().map(|u| u.power))
             .chain(after.dislodged.iter().map(|d| d.unit.power))
             .chain(after.owners.iter().flatten().copied());
-        let known = self.keys.0.iter().map(|(_, p)| *p);
+        let known = self.keys.keys.iter().map(|(_, p)| *p);
         let keys = Keys::of(self.map, known.chain(present));
-        self.keyed(out, scratch, rules, request, done, &keys.0);
+        self.keyed(out, scratch, rules, request, done, &keys);
     }
 
-    /// `result`, each power's items under its key in `powers`; `false` when
+    /// `result`, each power's items under its key in `keys`; `false` when
     /// some power has none there (what is written is then to be dropped).
     fn keyed(
         &self,
@@ -250,9 +261,9 @@ impl Writer<'_> {
         rules: &Rules,
         request: &Request,
         done: &Adjudication,
-        powers: &[(Ready, Power)],
+        keys: &Keys,
     ) -> bool {
-        let map = self.map;
+        let (map, powers) = (self.map, keys.keys.as_slice());
         let (before, after) = (&request.position, &done.after);
         let all = done.resolutions.as_slice();
         let Scratch {
@@ -276,12 +287,8 @@ impl Writer<'_> {
         }
         out.extend_from_slice(b"],\"dislodged\":");
         // Place of each power in `powers`; a power not there is noted.
-        let mut ranks = [KEYLESS; 256];
-        for (i, (_, p)) in powers.iter().enumerate().rev() {
-            ranks[p.0 as usize] = i as u8;
-        }
         let keyless = std::cell::Cell::new(false);
-        let rank = |p: Power| match ranks[p.0 as usize] {
+        let rank = |p: Power| match keys.ranks[p.0 as usize] {
             KEYLESS => {
                 keyless.set(true);
                 0
