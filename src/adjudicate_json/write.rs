@@ -130,7 +130,9 @@ struct Groups {
 impl Groups {
     /// One object: `items` are `(place of the power in `powers`, index of the
     /// item)`, in the order they come; `write` writes one item. Each power's
-    /// items keep their order (a counting sort by power).
+    /// items keep their order (a counting sort by power). Every place is one
+    /// in `powers` (`Writer::keyed` gives no other; one past them would be
+    /// written under the key `""`).
     fn write(
         &mut self,
         out: &mut Vec<u8>,
@@ -145,11 +147,10 @@ impl Groups {
         };
         // Items that come grouped by power already (units, orders as written)
         // are written as they come.
-        if items.is_sorted_by_key(|&(rank, _)| rank.min(last)) {
+        if items.is_sorted_by_key(|&(rank, _)| rank) {
             out.push(b'{');
             let mut open = None;
             for &(rank, item) in items {
-                let rank = rank.min(last);
                 if open == Some(rank) {
                     out.push(b',');
                 } else {
