@@ -14,7 +14,8 @@
 //! counts, whatever the machine's load: `LEGATE_COUNT=N` runs the file N times and
 //! nothing else (`LEGATE_COUNT_ONLY=core|json` for one of the two) under
 //! `valgrind --tool=callgrind`; see `scripts/bench_adjudicate_json.sh`, which also
-//! counts the release binary itself on the same file.
+//! counts the release binary itself on the same file. `LEGATE_COUNT_KIND=M`, `R`
+//! or `A` keeps the file's movement, retreat or adjustment phases only.
 
 use criterion::{Criterion, Throughput, black_box, criterion_group};
 use legate::adjudicate_json::{Batch, read_request};
@@ -34,8 +35,8 @@ fn read_order(map: &Map, kind: PhaseKind, text: &str) -> Result<(Option<Power>, 
 
 /// Every phase of the file, read once: what the core is given.
 fn phases(map: &Map) -> Vec<(Position, Vec<PowerOrder>)> {
-    GAMES
-        .lines()
+    lines()
+        .into_iter()
         .map(|line| {
             let doc: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
             let request = read_request(map, &doc, &read_order).expect("a valid position");
@@ -45,9 +46,20 @@ fn phases(map: &Map) -> Vec<(Position, Vec<PowerOrder>)> {
 }
 
 /// The lines of the file, cut once: finding them is reading stdin, which the
-/// benches leave aside.
+/// benches leave aside. With `LEGATE_COUNT_KIND` set, the phases of that kind.
 fn lines() -> Vec<&'static str> {
-    GAMES.lines().collect()
+    let kind = std::env::var("LEGATE_COUNT_KIND").unwrap_or_default();
+    GAMES
+        .lines()
+        .filter(|line| kind.is_empty() || phase_kind(line) == kind)
+        .collect()
+}
+
+/// The last letter of a line's phase (`M`, `R`, `A`).
+fn phase_kind(line: &str) -> String {
+    let doc: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+    let phase = doc["phase"].as_str().unwrap_or_default();
+    phase.chars().last().map(String::from).unwrap_or_default()
 }
 
 /// The batch path over the whole file, into one output buffer (as `--batch`
@@ -129,7 +141,7 @@ fn main() {
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
-    let lines = GAMES.lines().count() as f64;
+    let lines = lines().len() as f64;
     if let (Some(core), Some(json)) = (median("core"), median("json_batch")) {
         println!(
             "per phase ({lines} phases): core {:.2} µs ({:.0} phases/s), JSON path {:.2} µs ({:.0} phases/s), ratio {:.2}",
