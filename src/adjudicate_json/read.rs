@@ -62,7 +62,7 @@ pub(super) enum Name {
 }
 
 impl Name {
-    const ALL: [Name; 8] = [
+    pub const ALL: [Name; 8] = [
         Name::Variant,
         Name::Phase,
         Name::Units,

@@ -719,22 +719,12 @@ fn names_that_need_escaping_are_escaped_in_explanations() {
 #[test]
 fn each_field_starts_with_a_letter_of_its_own() {
     use super::read::Name;
-    let names = [
-        "variant",
-        "phase",
-        "units",
-        "supply_centers",
-        "home_centers",
-        "dislodged",
-        "contested",
-        "orders",
-    ];
-    for key in names {
-        let name = Name::of(key).expect(key);
-        assert_eq!(name.key(), key);
+    for name in Name::ALL {
+        let key = name.key();
+        assert_eq!(Name::of(key), Some(name));
         assert_eq!(Name::starting(key.as_bytes()[0]), Some(name), "{key}");
     }
-    let initials: Vec<u8> = names.iter().map(|k| k.as_bytes()[0]).collect();
+    let initials: Vec<u8> = Name::ALL.iter().map(|n| n.key().as_bytes()[0]).collect();
     for letter in 0..=u8::MAX {
         if !initials.contains(&letter) {
             assert_eq!(Name::starting(letter), None, "{}", letter as char);

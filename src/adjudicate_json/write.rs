@@ -450,9 +450,7 @@ impl Writer<'_> {
         words.write(out, r);
         out.push(b'}');
     }
-}
 
-impl Writer<'_> {
     /// `,"reason":` and the explanation of `r`, if there is one.
     fn reason(
         &self,
@@ -493,19 +491,7 @@ impl std::fmt::Write for Unescaped<'_> {
     }
 }
 
-impl Text for Unescaped<'_> {
-    #[inline(always)]
-    fn push_str(&mut self, text: &str) {
-        self.0.extend_from_slice(text.as_bytes());
-    }
-
-    #[inline]
-    fn push(&mut self, c: char) {
-        let mut bytes = [0; 4];
-        self.0
-            .extend_from_slice(c.encode_utf8(&mut bytes).as_bytes());
-    }
-}
+impl Text for Unescaped<'_> {}
 
 /// The result words met so far, each made once, as JSON strings, by verdict
 /// and whether the unit was dislodged (`Resolution::result_text` depends on
