@@ -10,6 +10,7 @@
 //! Powers likewise: their names and adjectives as the map writes them, and the
 //! names in upper and lower case.
 
+use super::plain::is_plain;
 use crate::map::{Coast, Location, Map, Power, Province, ProvinceSet, UnitKind};
 
 /// Three upper-case letters: 26³ slots.
@@ -116,7 +117,8 @@ fn slot(code: &[u8]) -> Option<usize> {
     Some((usize::from(a) * 26 + usize::from(b)) * 26 + usize::from(c))
 }
 
-/// `Places::plain_names` of `map`.
+/// Are `map`'s names (provinces, coasts, powers) and the units' plain JSON
+/// text? (Its codes are checked as `Places::new` makes them.)
 fn plain_names(map: &Map) -> bool {
     let provinces = map.provinces().map(|p| map.name(p));
     let coasts = map
@@ -124,23 +126,8 @@ fn plain_names(map: &Map) -> bool {
         .flat_map(|p| map.coasts(p).iter().map(|c| c.name()));
     let powers = map.powers().iter().map(|info| info.name.as_str());
     let units = [UnitKind::Army, UnitKind::Fleet].map(UnitKind::name);
-    let codes: Vec<String> = map
-        .provinces()
-        .flat_map(|p| {
-            let coasts = map
-                .coasts(p)
-                .iter()
-                .map(move |&c| Location::new(p, Some(c)));
-            std::iter::once(p.into()).chain(coasts)
-        })
-        .map(|loc| map.location_code(loc))
-        .collect();
-    provinces
-        .chain(codes.iter().map(String::as_str))
-        .chain(coasts)
-        .chain(powers)
-        .chain(units)
-        .all(|name| super::plain::plain_run(name.as_bytes()) == name.len())
+    let mut names = provinces.chain(coasts).chain(powers).chain(units);
+    names.all(is_plain)
 }
 
 /// `text` as a JSON string.
@@ -211,10 +198,12 @@ impl Places {
         }
         for p in map.provinces() {
             let code = map.location_code(p.into());
+            places.plain_names &= is_plain(&code);
             let mut read = Vec::new();
             let mut written = Vec::new();
             for &c in map.coasts(p) {
                 let full = map.location_code(Location::new(p, Some(c)));
+                places.plain_names &= is_plain(&full);
                 written.push((c, Ready::new(json(&full))));
                 let tail = full
                     .strip_prefix(code.as_str())
@@ -402,7 +391,7 @@ impl Places {
         out.push(kind.letter() as u8);
         out.push(b' ');
         match self.known(loc) {
-            Some(text) => out.extend_from_slice(&text.as_str().as_bytes()[1..]),
+            Some(text) => out.extend_from_slice(&text.as_bytes()[1..]),
             None => {
                 let mark = out.len();
                 super::write::string(out, &map.location_code(loc));
@@ -491,13 +480,10 @@ impl Ready {
         }
     }
 
-    fn as_str(&self) -> &str {
+    fn as_bytes(&self) -> &[u8] {
         match self {
-            // Made from a `str`, cut at its end.
-            Ready::Short(bytes, len) => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
-            }
-            Ready::Long(text) => text,
+            Ready::Short(bytes, len) => &bytes[..usize::from(*len)],
+            Ready::Long(text) => text.as_bytes(),
         }
     }
 }

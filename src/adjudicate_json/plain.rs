@@ -545,6 +545,12 @@ fn before(a: &str, b: &str) -> bool {
     order(a, b).is_lt()
 }
 
+/// Has `text` nothing to escape as a JSON string?
+#[inline]
+pub(super) fn is_plain(text: &str) -> bool {
+    plain_run(text.as_bytes()) == text.len()
+}
+
 /// How many bytes at the start of `rest` a JSON string takes as they are: up
 /// to the first `"`, `\` or control character (or all of them). Eight bytes
 /// at a time: a string of the document is a few words long.

@@ -29,7 +29,7 @@ pub fn write_result(map: &Map, rules: &Rules, request: &Request, done: &Adjudica
 pub fn string(out: &mut Vec<u8>, text: &str) {
     // serde_json escapes `"`, `\` and control characters only: text without
     // them is copied as it is.
-    if super::plain::plain_run(text.as_bytes()) == text.len() {
+    if super::plain::is_plain(text) {
         quoted(out, text);
         return;
     }
